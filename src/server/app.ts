@@ -1,0 +1,73 @@
+import Fastify from "fastify";
+import type { FastifyError, FastifyInstance } from "fastify";
+import compress from "@fastify/compress";
+import type { ServerContext } from "./context.js";
+import { logStream, monitorAwareLevel } from "./ops/logging.js";
+import { methodGuard } from "./ops/methods.js";
+import { agentRoutes } from "./agent/index.js";
+import { runsRoutes } from "./runs/index.js";
+import { schedulerRoutes } from "./scheduler/index.js";
+import type { SchedulerState } from "./scheduler/state.js";
+
+export interface AppServices {
+  scheduler: SchedulerState;
+}
+
+/** Plain-text error body, as the scheduler writes it: no newline, text/plain; charset=utf-8. */
+function sendText(reply: import("fastify").FastifyReply, status: number, message: string): void {
+  void reply.code(status).type("text/plain; charset=utf-8").send(message);
+}
+
+/**
+ * The main (API) listener: scheduler list endpoints, agent endpoints under /v1/agent, the apply
+ * resource under /api/v2. Every route answers 405 to a method it does not have and unknown paths 404.
+ */
+export async function buildApp(ctx: ServerContext, services: AppServices): Promise<FastifyInstance> {
+  const level = ctx.options.logLevel ?? "info";
+  const app = Fastify({
+    logger: { level, stream: logStream(ctx, level) },
+    disableRequestLogging: true,
+    exposeHeadRoutes: false,
+    // Close keep-alive connections when shutting down, after in-flight requests finished.
+    forceCloseConnections: "idle",
+    return503OnClosing: true,
+    bodyLimit: 8 * 1024 * 1024,
+  });
+  monitorAwareLevel(app, ctx, level);
+
+  // Bodies are JSON whatever the Content-Type says; an empty body is `undefined`.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("*", { parseAs: "string" }, (_req, body, done) => {
+    const text = typeof body === "string" ? body : body.toString("utf8");
+    if (text.trim() === "") return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch (e) {
+      const err = new Error(`Invalid request: ${(e as Error).message}`) as FastifyError;
+      err.statusCode = 400;
+      done(err, undefined);
+    }
+  });
+
+  methodGuard(app, (reply, status, message) => sendText(reply, status, message));
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+    if (status >= 500) request.log.error({ err: error }, "request failed");
+    sendText(reply, status, error.message);
+  });
+
+  app.addHook("onResponse", async (request, reply) => {
+    request.log.debug(
+      { method: request.method, url: request.url, status: reply.statusCode, durationMs: Math.round(reply.elapsedTime * 1000) / 1000 },
+      "request complete",
+    );
+  });
+
+  await app.register(compress, { global: true, threshold: 0, encodings: ["gzip", "deflate"] });
+
+  await app.register(schedulerRoutes(ctx, services.scheduler), { prefix: "/v1" });
+  await app.register(agentRoutes(ctx), { prefix: "/v1/agent" });
+  await app.register(runsRoutes(ctx), { prefix: "/api/v2" });
+  return app;
+}

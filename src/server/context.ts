@@ -1,0 +1,80 @@
+import { EventEmitter } from "node:events";
+
+/** Everything the command line (and the configuration file) can set. */
+export interface ServerOptions {
+  bind: string;
+  port: number;
+  opsPort: number;
+  dataFile?: string;
+  aclTokensFile?: string;
+  enableDebug: boolean;
+  dataDir?: string;
+  mode: "server" | "client";
+  /** 0 means off (the default). */
+  gracefulShutdownWaitMs: number;
+  configFile?: string;
+  region: string;
+  datacenter: string;
+  nodeName: string;
+  /** Worker role of the ops listener: /health?worker_info=1 answers worker information. */
+  worker?: boolean;
+  /** pino log level of the server's own logger. */
+  logLevel?: "trace" | "debug" | "info" | "warn" | "error";
+}
+
+export interface AclToken {
+  SecretID: string;
+  AccessorID?: string;
+  Name?: string;
+  Management?: boolean;
+  Capabilities: string[];
+}
+
+export interface Acl {
+  readonly enabled: boolean;
+  readonly tokens: readonly AclToken[];
+  /** token from X-Svc-Token or Authorization: Bearer */
+  resolve(headers: Record<string, string | string[] | undefined>): AclToken | undefined;
+  /** capability like "agent:read", optional namespace for job:read@NS */
+  allows(token: AclToken | undefined, capability: string, namespace?: string): boolean;
+}
+
+export interface LogLine {
+  level: "trace" | "debug" | "info" | "warn" | "error";
+  time: number;
+  msg: string;
+  /** the raw pino JSON line */
+  json: string;
+}
+
+export interface ServerContext {
+  options: ServerOptions;
+  acl: Acl;
+  version: { Version: string; VersionPrerelease: string };
+  startedAt: Date;
+  /** every log line the server writes, for /v1/agent/monitor */
+  logEvents: EventEmitter /* emits "line" (LogLine) */;
+  /** parsed --data file, other services read their own keys from it, e.g. "applies" */
+  data?: unknown;
+  /** parsed configuration file (--config), when one was given */
+  config?: unknown;
+}
+
+export const DEFAULT_OPTIONS: ServerOptions = {
+  bind: "127.0.0.1",
+  port: 4646,
+  opsPort: 9203,
+  enableDebug: false,
+  mode: "server",
+  gracefulShutdownWaitMs: 0,
+  region: "global",
+  datacenter: "dc1",
+  nodeName: "filter-server",
+};
+
+export function newLogEvents(): EventEmitter {
+  const events = new EventEmitter();
+  // Any number of monitor streams may listen.
+  events.setMaxListeners(0);
+  return events;
+}

@@ -1,0 +1,110 @@
+import { parseArgs } from "node:util";
+import { DEFAULT_OPTIONS } from "./context.js";
+import type { ServerOptions } from "./context.js";
+import { parseDuration } from "./ops/duration.js";
+
+export const USAGE = `Usage: filter-server [options]
+
+Reference server for the scheduler's HTTP API (GET/PUT /v1/jobs, GET /v1/deployments, /v1/agent/*),
+the apply resource (/api/v2/applies/*) and an ops listener with GET /health.
+
+Options:
+  --bind ADDR                      address of both listeners (default 127.0.0.1)
+  --port PORT                      API listener port (default 4646; 0 picks a free port)
+  --ops-port PORT                  ops listener port, serves GET /health (default 9203; 0 picks a free port)
+  --data FILE                      load {"jobs": [...], "deployments": [...], "applies": [...]} instead of the demo set
+  --acl-tokens FILE                turn ACLs on: JSON array of {"SecretID", "Name"?, "Management"?, "Capabilities": [...]}
+  --enable-debug                   enable_debug: profiling endpoints without ACLs
+  --data-dir DIR                   keep the state across restarts in an embedded database in DIR
+  --mode server|client             agent mode (default server)
+  --graceful-shutdown-wait DUR     on SIGTERM/SIGINT answer 503 on /health for DUR (e.g. 5s) before shutting down
+  --config FILE                    configuration file (HCL, or JSON of the same shape; see docs/server.md)
+  --region NAME                    this server's region (default global)
+  --datacenter NAME                this server's datacenter (default dc1)
+  --node-name NAME                 this agent's node name (default filter-server)
+  --log-level LEVEL                trace, debug, info, warn or error (default info)
+  -h, --help                       print this help and exit
+  -v, --version                    print the version and exit
+`;
+
+export class UsageError extends Error {}
+
+export interface ParsedCommandLine {
+  help: boolean;
+  version: boolean;
+  /** Only the options given on the command line (they override the configuration file). */
+  given: Partial<ServerOptions>;
+}
+
+function port(name: string, text: string): number {
+  if (!/^\d+$/.test(text) || Number(text) > 65535) throw new UsageError(`--${name}: expected a port number 0-65535, got "${text}"`);
+  return Number(text);
+}
+
+const LOG_LEVELS = ["trace", "debug", "info", "warn", "error"] as const;
+
+export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        bind: { type: "string" },
+        port: { type: "string" },
+        "ops-port": { type: "string" },
+        data: { type: "string" },
+        "acl-tokens": { type: "string" },
+        "enable-debug": { type: "boolean" },
+        "data-dir": { type: "string" },
+        mode: { type: "string" },
+        "graceful-shutdown-wait": { type: "string" },
+        config: { type: "string" },
+        region: { type: "string" },
+        datacenter: { type: "string" },
+        "node-name": { type: "string" },
+        "log-level": { type: "string" },
+        help: { type: "boolean", short: "h" },
+        version: { type: "boolean", short: "v" },
+      },
+    });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const v = parsed.values;
+  const given: Partial<ServerOptions> = {};
+  if (v.bind !== undefined) given.bind = v.bind;
+  if (v.port !== undefined) given.port = port("port", v.port);
+  if (v["ops-port"] !== undefined) given.opsPort = port("ops-port", v["ops-port"]);
+  if (v.data !== undefined) given.dataFile = v.data;
+  if (v["acl-tokens"] !== undefined) given.aclTokensFile = v["acl-tokens"];
+  if (v["enable-debug"] !== undefined) given.enableDebug = v["enable-debug"];
+  if (v["data-dir"] !== undefined) given.dataDir = v["data-dir"];
+  if (v.mode !== undefined) {
+    if (v.mode !== "server" && v.mode !== "client") throw new UsageError(`--mode: expected server or client, got "${v.mode}"`);
+    given.mode = v.mode;
+  }
+  if (v["graceful-shutdown-wait"] !== undefined) {
+    const ms = parseDuration(v["graceful-shutdown-wait"]);
+    if (ms === undefined || ms < 0) {
+      throw new UsageError(`--graceful-shutdown-wait: expected a duration such as 5s or 1m30s, got "${v["graceful-shutdown-wait"]}"`);
+    }
+    given.gracefulShutdownWaitMs = ms;
+  }
+  if (v.config !== undefined) given.configFile = v.config;
+  if (v.region !== undefined) given.region = v.region;
+  if (v.datacenter !== undefined) given.datacenter = v.datacenter;
+  if (v["node-name"] !== undefined) given.nodeName = v["node-name"];
+  if (v["log-level"] !== undefined) {
+    const level = LOG_LEVELS.find((l) => l === v["log-level"]);
+    if (level === undefined) throw new UsageError(`--log-level: expected one of ${LOG_LEVELS.join(", ")}`);
+    given.logLevel = level;
+  }
+  return { help: v.help === true, version: v.version === true, given };
+}
+
+/** Defaults, then the configuration file, then the command line. */
+export function resolveOptions(given: Partial<ServerOptions>, fromConfig: Partial<ServerOptions> = {}): ServerOptions {
+  return { ...DEFAULT_OPTIONS, ...fromConfig, ...given };
+}

@@ -1,0 +1,115 @@
+/** Records of the scheduler API as the seed document describes them (keys in the server's sorted order). */
+
+export interface TaskGroupSummary {
+  Complete: number;
+  Failed: number;
+  Lost: number;
+  Queued: number;
+  Running: number;
+  Starting: number;
+}
+
+export interface JobChildrenSummary {
+  Dead: number;
+  Pending: number;
+  Running: number;
+}
+
+export interface JobSummary {
+  Children: JobChildrenSummary | null;
+  CreateIndex: number;
+  JobID: string;
+  ModifyIndex: number;
+  Namespace: string;
+  Summary: Record<string, TaskGroupSummary>;
+}
+
+/** Element of GET /v1/jobs. */
+export interface JobListEntry {
+  CreateIndex: number;
+  Datacenters: string[] | null;
+  ID: string;
+  JobModifyIndex: number;
+  JobSummary: JobSummary | null;
+  ModifyIndex: number;
+  Multiregion: Record<string, unknown> | null;
+  Name: string;
+  Namespace: string;
+  ParameterizedJob: boolean;
+  ParentID: string;
+  Periodic: boolean;
+  Priority: number;
+  Status: string;
+  StatusDescription: string;
+  Stop: boolean;
+  SubmitTime: number;
+  Type: string;
+}
+
+export interface DeploymentState {
+  AutoPromote: boolean;
+  AutoRevert: boolean;
+  DesiredCanaries: number;
+  DesiredTotal: number;
+  HealthyAllocs: number;
+  PlacedAllocs: number;
+  PlacedCanaries: string[] | null;
+  ProgressDeadline: number;
+  Promoted: boolean;
+  RequireProgressBy: string | null;
+  UnhealthyAllocs: number;
+}
+
+/** Element of GET /v1/deployments. */
+export interface Deployment {
+  CreateIndex: number;
+  EvalPriority: number;
+  ID: string;
+  IsMultiregion: boolean;
+  JobCreateIndex: number;
+  JobID: string;
+  JobModifyIndex: number;
+  JobSpecModifyIndex: number;
+  JobVersion: number;
+  ModifyIndex: number;
+  Namespace: string;
+  Status: string;
+  StatusDescription: string;
+  TaskGroups: Record<string, DeploymentState>;
+}
+
+/** A stored job: its list entry plus what registration needs to remember. */
+export interface JobRecord {
+  entry: JobListEntry;
+  /** Version of the job definition: 0 on first registration, +1 on each update. */
+  version: number;
+}
+
+export const JOB_TYPES = ["service", "batch", "system", "sysbatch"] as const;
+export const DEPLOYMENT_STATUSES = [
+  "running",
+  "paused",
+  "failed",
+  "successful",
+  "cancelled",
+  "initializing",
+  "pending",
+  "blocked",
+  "unblocking",
+] as const;
+
+/** The scheduler's status descriptions, per deployment status. */
+export const DEPLOYMENT_DESCRIPTIONS: Record<string, readonly string[]> = {
+  running: ["Deployment is running", "Deployment is running but requires manual promotion", "Deployment is running pending automatic promotion"],
+  paused: ["Deployment is paused"],
+  failed: ["Failed due to progress deadline", "Failed due to unhealthy allocations", "Deployment marked as failed"],
+  successful: ["Deployment completed successfully"],
+  cancelled: ["Cancelled due to newer version of job", "Cancelled because job is stopped"],
+  initializing: ["Deployment is initializing"],
+  pending: ["Deployment is pending, waiting for peer region"],
+  blocked: ["Deployment is complete but waiting for peer region"],
+  unblocking: ["Deployment is unblocking remaining regions"],
+};
+
+/** Deployment statuses after which a deployment no longer changes. */
+export const TERMINAL_DEPLOYMENT_STATUSES: ReadonlySet<string> = new Set(["successful", "cancelled", "failed"]);
