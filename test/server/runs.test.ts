@@ -1,9 +1,11 @@
-import Fastify, { type FastifyInstance } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TokenAcl } from "../../src/server/acl.js";
+import { buildApp } from "../../src/server/app.js";
 import { type AclToken, DEFAULT_OPTIONS, newLogEvents, type ServerContext } from "../../src/server/context.js";
-import { configureRuns, generatedApplyToken, runsRoutes, STATE_URL_TTL_MS } from "../../src/server/runs/index.js";
+import { configureRuns, generatedApplyToken, STATE_URL_TTL_MS } from "../../src/server/runs/index.js";
+import { SchedulerState } from "../../src/server/scheduler/state.js";
 
 const JSONAPI = "application/vnd.api+json";
 const STATUSES = ["pending", "managed_queued", "queued", "running", "errored", "canceled", "finished", "unreachable"];
@@ -40,7 +42,7 @@ interface Server {
 
 function context(tokens: AclToken[] | undefined, data?: unknown): ServerContext {
   return {
-    options: { ...DEFAULT_OPTIONS, port: 0 },
+    options: { ...DEFAULT_OPTIONS, port: 0, logLevel: "error" },
     acl: new TokenAcl(tokens),
     version: { Version: "0.1.0", VersionPrerelease: "" },
     startedAt: new Date(),
@@ -49,14 +51,13 @@ function context(tokens: AclToken[] | undefined, data?: unknown): ServerContext 
   };
 }
 
-/** The real plugin on a real loopback listener, registered at /api/v2 as the app does. */
+/** The real app (with the apply resource at /api/v2) on a real loopback listener. */
 async function start(tokens: AclToken[] | undefined, data?: unknown): Promise<Server> {
   const ctx = context(tokens, data);
   const clock = new TestClock();
   const announced: string[] = [];
   configureRuns(ctx, { clock, announce: (line) => announced.push(line) });
-  const app = Fastify({ logger: false, exposeHeadRoutes: false });
-  await app.register(runsRoutes(ctx), { prefix: "/api/v2" });
+  const app = await buildApp(ctx, { scheduler: new SchedulerState({ index: 1, jobs: [], deployments: [] }) });
   await app.listen({ host: "127.0.0.1", port: 0 });
   const { port } = app.server.address() as AddressInfo;
   return { base: `http://127.0.0.1:${port}`, ctx, clock, announced, app };
