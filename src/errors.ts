@@ -1,0 +1,176 @@
+/**
+ * Errors raised by the filter language: one base class with a stable code, a half-open source span,
+ * a line/column position and a rendered code frame; one subclass per phase.
+ */
+
+/** A half-open range of UTF-16 offsets into the expression text: `[start, end)`. */
+export interface Span {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** Stable codes of syntax errors (the expression was rejected before any data was seen). */
+export type SyntaxErrorCode =
+  | "unexpected-input"
+  | "unexpected-end"
+  | "empty-expression"
+  | "missing-whitespace"
+  | "unterminated-string"
+  | "invalid-string"
+  | "invalid-number"
+  | "unmatched-parenthesis"
+  | "invalid-index"
+  | "unclosed-index"
+  | "invalid-selector"
+  | "collection-position"
+  | "input-too-long"
+  | "nesting-too-deep"
+  | "too-many-expressions";
+
+/** Stable codes of static type errors found against a schema at compile time. */
+export type TypeErrorCode =
+  | "unknown-field"
+  | "not-a-record"
+  | "invalid-literal"
+  | "operator-not-applicable"
+  | "invalid-regex";
+
+/** Stable codes of evaluation errors (the expression parsed, but evaluating it against a datum failed). */
+export type EvaluationErrorCode =
+  | "missing-key"
+  | "unknown-field"
+  | "index-out-of-range"
+  | "invalid-index"
+  | "invalid-path"
+  | "invalid-literal"
+  | "not-comparable"
+  | "not-a-collection"
+  | "cannot-test-empty"
+  | "cannot-test-nil"
+  | "cannot-contain"
+  | "cannot-match"
+  | "invalid-regex";
+
+export type FilterErrorCode = SyntaxErrorCode | TypeErrorCode | EvaluationErrorCode;
+
+/** Line and column (both 1-based, column counted in UTF-16 code units) of an offset in `source`. */
+export function lineColumn(source: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  const end = Math.min(offset, source.length);
+  for (let i = 0; i < end; i++) {
+    if (source.charCodeAt(i) === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: offset - lineStart + 1 };
+}
+
+/**
+ * Renders the line of `source` holding `span` with a caret line under the span:
+ *
+ * ```
+ *   1 | Status == "running" and
+ *     |                         ^ expected an expression after "and"
+ * ```
+ */
+export function renderCodeFrame(source: string, span: Span, note = ""): string {
+  const { line, column } = lineColumn(source, span.start);
+  const lines = source.split("\n");
+  const text = (lines[line - 1] ?? "").replace(/\r$/, "");
+  const gutter = String(line);
+  const pad = " ".repeat(gutter.length);
+  // Tabs are kept so that the caret lines up under them.
+  const lead = text.slice(0, column - 1).replace(/[^\t]/g, " ");
+  const width = Math.max(1, Math.min(span.end, span.start + Math.max(0, text.length - column + 1)) - span.start);
+  const caret = "^".repeat(width);
+  return `${gutter} | ${text}\n${pad} | ${lead}${caret}${note ? ` ${note}` : ""}`;
+}
+
+/** The base class of every error the library raises on purpose. */
+export abstract class FilterError extends Error {
+  /** A stable, machine-readable code; see docs/api.md for the catalogue. */
+  abstract readonly code: FilterErrorCode;
+  /** The message without the position suffix. */
+  readonly summary: string;
+  /** The expression text the error refers to. */
+  readonly source: string;
+  /** The half-open span of the offending text. */
+  readonly span: Span;
+  /** 1-based line of `span.start`. */
+  readonly line: number;
+  /** 1-based column of `span.start`. */
+  readonly column: number;
+
+  protected constructor(summary: string, source: string, span: Span) {
+    const { line, column } = lineColumn(source, span.start);
+    super(`${summary} at ${line}:${column}`);
+    this.summary = summary;
+    this.source = source;
+    this.span = span;
+    this.line = line;
+    this.column = column;
+  }
+
+  /** Offset of the first offending character (same as `span.start`). */
+  get offset(): number {
+    return this.span.start;
+  }
+
+  /** Length of the offending text (at least 0). */
+  get length(): number {
+    return Math.max(0, this.span.end - this.span.start);
+  }
+
+  /** The source line with a caret under the span, followed by the message. */
+  codeFrame(): string {
+    return `${renderCodeFrame(this.source, this.span)}\n${this.message}`;
+  }
+
+  /** A plain object for JSON output (CLI, HTTP). */
+  toJSON(): { name: string; code: string; message: string; offset: number; length: number; line: number; column: number } {
+    return {
+      name: this.name,
+      code: this.code,
+      message: this.message,
+      offset: this.offset,
+      length: this.length,
+      line: this.line,
+      column: this.column,
+    };
+  }
+}
+
+/** The expression is not valid text of the language, or exceeds a configured limit. */
+export class FilterSyntaxError extends FilterError {
+  override readonly name = "FilterSyntaxError";
+  readonly code: SyntaxErrorCode;
+  constructor(code: SyntaxErrorCode, summary: string, source: string, span: Span) {
+    super(summary, source, span);
+    this.code = code;
+  }
+}
+
+/** With a schema: the expression can never evaluate without error on any record of that schema. */
+export class FilterTypeError extends FilterError {
+  override readonly name = "FilterTypeError";
+  readonly code: TypeErrorCode;
+  /** A suggested replacement for the offending text, when there is one (did-you-mean). */
+  readonly suggestion: string | undefined;
+  constructor(code: TypeErrorCode, summary: string, source: string, span: Span, suggestion?: string) {
+    super(summary, source, span);
+    this.code = code;
+    this.suggestion = suggestion;
+  }
+}
+
+/** Evaluating the expression against one datum failed, as it fails in the reference library. */
+export class FilterEvaluationError extends FilterError {
+  override readonly name = "FilterEvaluationError";
+  readonly code: EvaluationErrorCode;
+  constructor(code: EvaluationErrorCode, summary: string, source: string, span: Span) {
+    super(summary, source, span);
+    this.code = code;
+  }
+}

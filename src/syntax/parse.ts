@@ -1,0 +1,146 @@
+/**
+ * `parse(text)`: the lexer and the one reused parser instance behind a small API that enforces the
+ * limits and turns every failure into a `FilterSyntaxError` with a position and a message in words.
+ */
+import { EOF, type IRecognitionException, type IToken } from "chevrotain";
+import { FilterSyntaxError } from "../errors.js";
+import type { Ast } from "./ast.js";
+import { FilterParser, tokenSpan } from "./parser.js";
+import { lexer } from "./tokens.js";
+
+/** Limits on what `parse` accepts; every one has a default. */
+export interface ParseOptions {
+  /** Longest accepted expression, in UTF-16 code units. Default 1,048,576. */
+  maxLength?: number;
+  /** Deepest nesting of parentheses and collection bodies. Default 1,000. */
+  maxDepth?: number;
+  /** Most match expressions in one filter; 0 means no limit (the reference's default). Default 0. */
+  maxExpressions?: number;
+}
+
+export const DEFAULT_PARSE_OPTIONS: Readonly<Required<ParseOptions>> = Object.freeze({
+  maxLength: 1_048_576,
+  maxDepth: 1000,
+  maxExpressions: 0,
+});
+
+let parser: FilterParser | undefined;
+
+/** The shared parser instance, created on first use. */
+export function sharedParser(): FilterParser {
+  return (parser ??= new FilterParser());
+}
+
+/** What each rule expects, for messages about a failure inside it. */
+const EXPECTED: Readonly<Record<string, string>> = {
+  filter: "an expression",
+  orExpr: "an expression",
+  andExpr: "an expression",
+  notExpr: "an expression",
+  negation: "an expression",
+  primary: "a selector, a value or \"(\"",
+  match: "a selector or a value",
+  selectorTail: "an operator (==, !=, contains, not contains, matches, not matches, in, not in, is empty, is not empty, is nil, is not nil)",
+  compareOp: "an operator",
+  emptyOp: '"empty" or "nil"',
+  inOp: '"in"',
+  selectorAfterIn: "a selector",
+  collection: "a collection expression",
+  binding: 'a name or "_"',
+  selector: "a selector",
+  indexSegment: "a quoted key",
+  value: "a value",
+  plainValue: "a value",
+  number: "a number",
+};
+
+/** Parses a filter expression to its AST. Throws `FilterSyntaxError` (and nothing else) on bad input. */
+export function parse(text: string, options: ParseOptions = {}): Ast {
+  const limits = { ...DEFAULT_PARSE_OPTIONS, ...options };
+  if (typeof text !== "string") {
+    throw new FilterSyntaxError("unexpected-input", "the expression must be a string", String(text), { start: 0, end: 0 });
+  }
+  if (text.length > limits.maxLength) {
+    throw new FilterSyntaxError(
+      "input-too-long",
+      `the expression is ${text.length} characters long, more than the limit of ${limits.maxLength}`,
+      text,
+      { start: limits.maxLength, end: text.length },
+    );
+  }
+  if (/^[ \t\r\n]*$/.test(text)) {
+    throw new FilterSyntaxError("empty-expression", "the expression is empty", text, { start: text.length, end: text.length });
+  }
+  const lexed = lexer.tokenize(text);
+  // A character no token matches can never be consumed: parse up to it, and report it unless the
+  // text before it already fails.
+  const badChar = lexed.errors[0]?.offset;
+  const tokens = badChar === undefined ? lexed.tokens : lexed.tokens.filter((t) => t.startOffset < badChar);
+  const p = sharedParser();
+  p.begin(text, tokens, limits);
+  let ast: Ast | undefined;
+  try {
+    ast = p.filter();
+  } catch (e) {
+    if (e instanceof RangeError) {
+      throw new FilterSyntaxError("nesting-too-deep", "the expression nests too deeply to parse", text, { start: 0, end: text.length });
+    }
+    if (e instanceof FilterSyntaxError && (badChar === undefined || e.offset < badChar)) throw e;
+    if (badChar === undefined) throw e;
+  }
+  const error = p.errors[0];
+  if (badChar !== undefined && (error === undefined || tokenSpan(error.token, text).start >= badChar || ast === undefined)) {
+    const ch = String.fromCodePoint(text.codePointAt(badChar) ?? 0);
+    throw new FilterSyntaxError("unexpected-input", `unexpected character ${JSON.stringify(ch)}`, text, { start: badChar, end: badChar + ch.length });
+  }
+  if (error !== undefined) throw recognitionError(error, text);
+  if (ast === undefined) throw new FilterSyntaxError("unexpected-input", "the expression could not be parsed", text, { start: 0, end: text.length });
+  return ast;
+}
+
+/** Words for a token in a message. */
+function describe(t: IToken): string {
+  if (t.tokenType === EOF) return "the end of the expression";
+  if (t.tokenType.name === "WhiteSpace") return "whitespace";
+  return JSON.stringify(t.image.length > 24 ? `${t.image.slice(0, 24)}…` : t.image);
+}
+
+/** The token before the failing one, for "after X" in messages. */
+function previousToken(tokens: IToken[], offset: number): IToken | undefined {
+  let prev: IToken | undefined;
+  for (const t of tokens) {
+    if (t.startOffset >= offset) break;
+    if (t.tokenType.name !== "WhiteSpace") prev = t;
+  }
+  return prev;
+}
+
+function recognitionError(e: IRecognitionException, text: string): FilterSyntaxError {
+  const token = e.token;
+  const span = tokenSpan(token, text);
+  const rule = e.context.ruleStack[e.context.ruleStack.length - 1] ?? "filter";
+  const tokens = sharedParser().input;
+  const prev = previousToken(tokens, span.start);
+  const after = prev ? ` after ${JSON.stringify(prev.image)}` : "";
+  const atEnd = token.tokenType === EOF;
+  // Whitespace-sensitive spots get a message that says so.
+  if (prev && !atEnd && span.start === prev.startOffset + prev.image.length) {
+    const word = prev.image;
+    if (/^(and|or|not|in|contains|matches|is)$/.test(word) || /^(and|or|not|in|contains|matches)$/.test(token.image)) {
+      return new FilterSyntaxError("missing-whitespace", `expected whitespace between ${JSON.stringify(word)} and ${describe(token)}`, text, span);
+    }
+  }
+  let expected = EXPECTED[rule] ?? "an expression";
+  if (rule === "filter" || (rule === "orExpr" && !atEnd) || (rule === "andExpr" && !atEnd)) {
+    expected = '"and", "or" or the end of the expression';
+  }
+  if (e.name === "MismatchedTokenException") {
+    const m = /Expecting token of type --> (.*?) <--/.exec(e.message);
+    if (m?.[1] === "EOF") expected = '"and", "or", ")" or the end of the expression';
+    else if (m?.[1]) expected = m[1];
+  }
+  if (atEnd) {
+    return new FilterSyntaxError("unexpected-end", `expected ${expected}${after}, but the expression ends`, text, span);
+  }
+  return new FilterSyntaxError("unexpected-input", `expected ${expected}${after}, found ${describe(token)}`, text, span);
+}
