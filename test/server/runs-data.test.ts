@@ -107,6 +107,15 @@ describe("demo applies", () => {
     }
   });
 
+  it("give one agent or pool one id, also when the data file names them", () => {
+    const pool = (name: string) => buildApply({ ...DEMO_APPLIES[0]!, id: name, mode: "agent", agent: { agentPoolName: "p", agentName: "n" } }, base);
+    const [a, b] = [pool("apply-a").execution, pool("apply-b").execution];
+    expect(a).toEqual(b);
+    expect(a).toMatchObject({ mode: "agent", agentName: "n", agentPoolName: "p" });
+    const given = buildApply({ ...DEMO_APPLIES[0]!, mode: "agent", agent: { agentId: "agent-x" } }, base).execution;
+    expect(given).toMatchObject({ agentId: "agent-x" });
+  });
+
   it("are the same every time", () => {
     expect(DEMO_APPLIES.map((s) => buildApply(s, base))).toEqual(applies);
   });

@@ -21,7 +21,7 @@ export interface ApplySpec {
 /** Completes a spec into an apply; `baseMs` is the time plausible timestamps end before. */
 export function buildApply(spec: ApplySpec, baseMs: number): Apply {
   const plausible = new Plausible(spec.id);
-  const execution: ExecutionDetails = spec.mode === "agent" ? { ...plausible.agent(), ...spec.agent } : { mode: "remote" };
+  const execution: ExecutionDetails = spec.mode === "agent" ? plausible.agent(spec.agent) : { mode: "remote" };
   const resources: ResourceCounts = { ...plausible.resources(spec.status), ...spec.resources };
   const hasErroredState = spec.erroredState !== false;
   const erroredState =

@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import type { ApplyStatus, ExecutionDetails, ResourceCounts, StatusTimestamps } from "./model.js";
 
+type AgentDetails = Extract<ExecutionDetails, { mode: "agent" }>;
+
 /**
  * Plausible values for the attributes an apply was not given. They are derived from the apply id, so
  * the same data file always yields the same documents.
@@ -19,13 +21,14 @@ export class Plausible {
     return min + (byte % (max - min + 1));
   }
 
+  /** a number in [0, 2^32) stable for (apply id, label) */
+  labelled(label: string): number {
+    return createHash("sha256").update(`${this.applyId}/${label}`).digest().readUInt32BE(0);
+  }
+
   /** `prefix-` then 16 base62 characters, stable for (apply id, label) */
   id(prefix: string, label: string): string {
-    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-    const digest = createHash("sha256").update(`${this.applyId}/${label}`).digest();
-    let out = "";
-    for (let i = 0; i < 16; i++) out += alphabet[(digest[i] ?? 0) % alphabet.length];
-    return `${prefix}-${out}`;
+    return stableId(prefix, `${this.applyId}/${label}`);
   }
 
   /** a UUID-shaped string, stable for (apply id, label) */
@@ -34,15 +37,18 @@ export class Plausible {
     return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
   }
 
-  agent(): Extract<ExecutionDetails, { mode: "agent" }> {
+  /** Agent details completing `given`: ids follow the names, so one agent or pool has one id. */
+  agent(given: Partial<AgentDetails> = {}): AgentDetails {
     const pools = ["prod-pool", "staging-pool", "ci-pool"];
-    const pool = pools[this.int(0, pools.length - 1)] ?? "default-pool";
+    const agentPoolName = given.agentPoolName ?? pools[this.labelled("pool-name") % pools.length] ?? "default-pool";
+    const number = this.int(1, 9);
+    const agentName = given.agentName ?? `${agentPoolName.replace(/-pool$/, "")}-agent-${number}`;
     return {
       mode: "agent",
-      agentId: this.id("agent", "agent"),
-      agentName: `${pool.replace(/-pool$/, "")}-agent-${this.int(1, 9)}`,
-      agentPoolId: this.id("apool", "pool"),
-      agentPoolName: pool,
+      agentId: given.agentId ?? stableId("agent", agentName),
+      agentName,
+      agentPoolId: given.agentPoolId ?? stableId("apool", agentPoolName),
+      agentPoolName,
     };
   }
 
@@ -102,4 +108,13 @@ export class Plausible {
 /** ISO 8601 in UTC with an explicit offset, e.g. `2024-05-01T12:00:00+00:00`. */
 export function formatTimestamp(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "+00:00");
+}
+
+/** `prefix-` then 16 base62 characters derived from `key`. */
+function stableId(prefix: string, key: string): string {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  const digest = createHash("sha256").update(key).digest();
+  let out = "";
+  for (let i = 0; i < 16; i++) out += alphabet[(digest[i] ?? 0) % alphabet.length];
+  return `${prefix}-${out}`;
 }
