@@ -1,0 +1,107 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { AgentState } from "./state.js";
+import { joinHostPort } from "./identity.js";
+import { queryOf, sendText } from "./http.js";
+
+/** Where a request with `server_id` / `node_id` goes: answered here, sent to another agent, or refused. */
+export type Target =
+  | { kind: "local" }
+  | { kind: "remote"; address: string; drop: string[] }
+  | { kind: "error"; status: number; message: string };
+
+/**
+ * Resolves the `server_id` and `node_id` parameters. A server answers for itself (its member name,
+ * node name or `leader`: each reference server leads its own cluster) and forwards to an alive peer of
+ * its gossip pool; a client answers for its own node id and sends server targets to a known server.
+ */
+export function resolveTarget(state: AgentState, query: URLSearchParams, bothMessage: string): Target {
+  const serverId = query.get("server_id") ?? "";
+  const nodeId = query.get("node_id") ?? "";
+  if (serverId !== "" && nodeId !== "") return { kind: "error", status: 400, message: bothMessage };
+  if (nodeId !== "") {
+    if (state.id.isClient && nodeId === state.id.nodeId) return { kind: "local" };
+    return { kind: "error", status: 404, message: `Unknown node: ${nodeId}` };
+  }
+  if (serverId === "") return { kind: "local" };
+  if (state.gossip !== undefined) {
+    const self = state.gossip.local();
+    if (serverId === "leader" || serverId === self.Name || serverId === state.ctx.options.nodeName) return { kind: "local" };
+    const peer = state.gossip
+      .members()
+      .find((m) => m.Status === "alive" && (m.Name === serverId || m.Name.startsWith(`${serverId}.`)));
+    if (peer !== undefined) return { kind: "remote", address: joinHostPort(peer.Addr, peer.Port), drop: ["server_id"] };
+    return { kind: "error", status: 404, message: `Unknown server: ${serverId}` };
+  }
+  const server = state.servers?.list()[0];
+  if (server === undefined) return { kind: "error", status: 503, message: "no known servers" };
+  return { kind: "remote", address: server, drop: [] };
+}
+
+const PASSED_HEADERS = ["x-svc-token", "authorization", "content-type"];
+const RELAYED_HEADERS = ["content-type", "content-disposition", "x-content-type-options"];
+
+/**
+ * Sends the request to the agent at `address` over HTTP and streams its answer back as it comes
+ * (status, content type and body), until either side goes away.
+ */
+export async function forward(
+  state: AgentState,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  address: string,
+  drop: readonly string[],
+): Promise<void> {
+  const query = queryOf(request);
+  for (const name of drop) query.delete(name);
+  const path = request.url.split("?", 1)[0] ?? "/";
+  const search = query.toString();
+  const url = `http://${address}${path}${search === "" ? "" : `?${search}`}`;
+  const headers: Record<string, string> = {};
+  for (const name of PASSED_HEADERS) {
+    const value = request.headers[name];
+    if (typeof value === "string") headers[name] = value;
+  }
+  const abort = new AbortController();
+  const onClose = (): void => abort.abort();
+  request.raw.on("close", onClose);
+  state.closers.add(onClose);
+  let response: Response;
+  try {
+    const body = request.body === undefined ? undefined : JSON.stringify(request.body);
+    response = await fetch(url, { method: request.method, headers, body, signal: abort.signal });
+  } catch (e) {
+    request.raw.off("close", onClose);
+    state.closers.delete(onClose);
+    const cause = (e as { cause?: { message?: string } }).cause?.message ?? (e as Error).message;
+    sendText(reply, 502, `failed to forward the request to ${address}: ${cause}`);
+    return;
+  }
+  reply.hijack();
+  const out: Record<string, string> = {};
+  for (const name of RELAYED_HEADERS) {
+    const value = response.headers.get(name);
+    if (value !== null) out[name] = value;
+  }
+  reply.raw.writeHead(response.status, out);
+  try {
+    if (response.body !== null) {
+      for await (const chunk of response.body) {
+        if (!reply.raw.write(chunk)) await new Promise((resolve) => reply.raw.once("drain", resolve));
+      }
+    }
+  } catch {
+    // The client or the peer went away: end what we have.
+  } finally {
+    request.raw.off("close", onClose);
+    state.closers.delete(onClose);
+    reply.raw.end();
+  }
+}
+
+/** Answers a target that is not local: forwards, or writes the resolution error. Returns false when local. */
+export async function handleRemote(state: AgentState, request: FastifyRequest, reply: FastifyReply, target: Target): Promise<boolean> {
+  if (target.kind === "local") return false;
+  if (target.kind === "error") sendText(reply, target.status, target.message);
+  else await forward(state, request, reply, target.address, target.drop);
+  return true;
+}

@@ -1,0 +1,72 @@
+import { readMember } from "./member.js";
+import type { Member } from "./member.js";
+
+/** Path of the reference server's internal gossip route (below the agent prefix). */
+export const GOSSIP_PATH = "/v1/agent/gossip";
+
+export interface PeerView {
+  member: NonNullable<ReturnType<typeof readMember>>;
+  /** Members the peer knows about and believes alive: candidates for us to probe. */
+  alive: { Name: string; Addr: string; Port: number }[];
+}
+
+function reason(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = (error as { cause?: unknown }).cause;
+    if (error.name === "TimeoutError") return "i/o timeout";
+    if (cause instanceof Error && cause.message !== "") return cause.message;
+    return error.message;
+  }
+  return String(error);
+}
+
+async function call(url: string, init: RequestInit): Promise<unknown> {
+  let response: Response;
+  try {
+    response = await fetch(url, init);
+  } catch (e) {
+    throw new Error(reason(e));
+  }
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`peer answered ${response.status}: ${text.slice(0, 200) || "no body"}`);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new Error("peer answered something that is not gossip");
+  }
+}
+
+function readView(raw: unknown): PeerView {
+  const body = (typeof raw === "object" && raw !== null ? raw : {}) as Record<string, unknown>;
+  const member = readMember(body["member"]);
+  if (member === undefined) throw new Error("peer answered something that is not gossip");
+  const alive: PeerView["alive"] = [];
+  if (Array.isArray(body["members"])) {
+    for (const entry of body["members"]) {
+      const m = readMember(entry);
+      if (m !== undefined && (entry as { Status?: unknown }).Status === "alive") alive.push({ Name: m.Name, Addr: m.Addr, Port: m.Port });
+    }
+  }
+  return { member, alive };
+}
+
+function urlOf(address: string): string {
+  return `http://${address}${GOSSIP_PATH}`;
+}
+
+/** Announces `self` to the agent at `address` (ip:port) and returns what it says about itself. */
+export async function exchange(address: string, self: Member, timeoutMs: number): Promise<PeerView> {
+  const raw = await call(urlOf(address), {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ member: self }),
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  return readView(raw);
+}
+
+/** Asks the server agent at `address` who it is, without announcing anything (a client's ping). */
+export async function identify(address: string, timeoutMs: number): Promise<PeerView["member"]> {
+  const raw = await call(urlOf(address), { method: "GET", signal: AbortSignal.timeout(timeoutMs) });
+  return readView(raw).member;
+}

@@ -1,0 +1,42 @@
+import { availableParallelism } from "node:os";
+import type { FastifyBaseLogger, FastifyInstance } from "fastify";
+import type { ServerContext } from "../context.js";
+import { ServerList } from "./client/servers.js";
+import { GossipPool } from "./gossip/pool.js";
+import { makeIdentity } from "./identity.js";
+import type { Identity } from "./identity.js";
+import { SchedulerPool } from "./schedulers/pool.js";
+import { agentSettings } from "./settings.js";
+import type { AgentSettings } from "./settings.js";
+
+/** Per-process agent state: lasts as long as this server runs, gone at a restart. */
+export interface AgentState {
+  readonly ctx: ServerContext;
+  readonly id: Identity;
+  readonly settings: AgentSettings;
+  readonly log: FastifyBaseLogger;
+  /** server mode only */
+  readonly gossip: GossipPool | undefined;
+  /** server mode only */
+  readonly schedulers: SchedulerPool | undefined;
+  /** client mode only */
+  readonly servers: ServerList | undefined;
+  /** Ends open streams (monitor, forwarded answers) when the server closes. */
+  readonly closers: Set<() => void>;
+}
+
+export function createAgentState(ctx: ServerContext, app: FastifyInstance): AgentState {
+  const id = makeIdentity(ctx, () => app.server.address());
+  const settings = agentSettings(ctx);
+  const log = app.log.child({ module: "agent" });
+  return {
+    ctx,
+    id,
+    settings,
+    log,
+    gossip: id.isServer ? new GossipPool(ctx, id, settings, log) : undefined,
+    schedulers: id.isServer ? new SchedulerPool(availableParallelism()) : undefined,
+    servers: id.isClient ? new ServerList(settings.probeTimeoutMs) : undefined,
+    closers: new Set(),
+  };
+}
