@@ -29,7 +29,7 @@ export function healthRoutes(app: FastifyInstance, state: AgentState): void {
     }
     const healthy = Object.values(body).every((part) => part.ok);
     if (!healthy) {
-      state.log.warn({ health: body }, "agent: health check failed");
+      state.log.warn({ health: body }, "health check failed");
       // The error body is written by Go's encoding/json in the scheduler: ok before message.
       const error = Object.fromEntries(Object.entries(body).map(([k, part]) => [k, { ok: part.ok, message: part.message }]));
       return reply.code(500).type("application/json").send(JSON.stringify(error));

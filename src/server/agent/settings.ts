@@ -21,15 +21,11 @@ function positive(value: unknown): number | undefined {
   return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : undefined;
 }
 
-/**
- * The settings in force: configureAgent() wins, then the configuration file's `agent` object
- * (`gossip_probe_interval_ms`, `gossip_probe_timeout_ms`), then the defaults.
- */
+/** The settings in force: those given to configureAgent(), else the defaults. */
 export function agentSettings(ctx: ServerContext): AgentSettings {
-  const file = (ctx.config as { agent?: Record<string, unknown> } | undefined)?.agent ?? {};
   const set = overrides.get(ctx) ?? {};
   return {
-    probeIntervalMs: positive(set.probeIntervalMs) ?? positive(file["gossip_probe_interval_ms"]) ?? DEFAULT_AGENT_SETTINGS.probeIntervalMs,
-    probeTimeoutMs: positive(set.probeTimeoutMs) ?? positive(file["gossip_probe_timeout_ms"]) ?? DEFAULT_AGENT_SETTINGS.probeTimeoutMs,
+    probeIntervalMs: positive(set.probeIntervalMs) ?? DEFAULT_AGENT_SETTINGS.probeIntervalMs,
+    probeTimeoutMs: positive(set.probeTimeoutMs) ?? DEFAULT_AGENT_SETTINGS.probeTimeoutMs,
   };
 }

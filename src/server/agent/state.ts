@@ -34,7 +34,7 @@ export function createAgentState(ctx: ServerContext, app: FastifyInstance): Agen
     id,
     settings,
     log,
-    gossip: id.isServer ? new GossipPool(ctx, id, settings, log) : undefined,
+    gossip: id.isServer ? new GossipPool(ctx, id, settings, app.log.child({ module: "agent.gossip" })) : undefined,
     schedulers: id.isServer ? new SchedulerPool(availableParallelism()) : undefined,
     servers: id.isClient ? new ServerList(settings.probeTimeoutMs) : undefined,
     closers: new Set(),

@@ -26,7 +26,7 @@ export function serversRoutes(app: FastifyInstance, state: AgentState): void {
         if (e instanceof ServersError) return sendText(reply, 400, e.message);
         throw e;
       }
-      state.log.info({ servers: servers.list() }, "client: server list replaced");
+      state.log.info({ servers: servers.list() }, "server list replaced");
       return sendEmpty(reply);
     },
   });

@@ -116,13 +116,13 @@ export class GossipPool {
     if (prune) {
       this.peers.delete(member.Name);
       this.changed();
-      this.log.info({ member: member.Name }, `gossip: member ${member.Name} pruned`);
+      this.log.info({ member: member.Name }, `member ${member.Name} pruned`);
       return;
     }
     if (member.Status === "failed") {
       member.Status = "left";
       this.changed();
-      this.log.info({ member: member.Name }, `gossip: member ${member.Name} left (forced)`);
+      this.log.info({ member: member.Name }, `member ${member.Name} left (forced)`);
     }
   }
 
@@ -152,7 +152,7 @@ export class GossipPool {
     this.peers.set(m.Name, member);
     if (known === undefined || known.Status !== "alive") {
       this.changed();
-      this.log.info({ member: m.Name, address: joinHostPort(m.Addr, m.Port) }, `gossip: member ${m.Name} is alive`);
+      this.log.info({ member: m.Name, address: joinHostPort(m.Addr, m.Port) }, `member ${m.Name} is alive`);
     }
   }
 
@@ -191,7 +191,7 @@ export class GossipPool {
       if (current === undefined || current.Status !== "alive") return;
       current.Status = "failed";
       this.changed();
-      this.log.warn({ member: target.Name, address, error: (e as Error).message }, `gossip: member ${target.Name} failed`);
+      this.log.warn({ member: target.Name, address, error: (e as Error).message }, `member ${target.Name} failed`);
     }
   }
 }

@@ -42,7 +42,7 @@ export function gossipRoutes(app: FastifyInstance, state: AgentState): void {
       const warned = ctx.acl.enabled && !ctx.acl.allows(ctx.acl.resolve(request.headers), "agent:write");
       const body: Record<string, unknown> = { error: multiError(result.errors), num_joined: result.joined };
       if (warned) body["warning"] = JOIN_WARNING;
-      state.log.info({ addresses, joined: result.joined }, `agent: joined ${result.joined} of ${addresses.length} addresses`);
+      state.log.info({ addresses, joined: result.joined }, `joined ${result.joined} of ${addresses.length} addresses`);
       return sendJson(reply, request, 200, body);
     },
   });

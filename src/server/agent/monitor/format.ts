@@ -23,8 +23,8 @@ function parse(json: string): Record<string, unknown> {
 }
 
 function fieldText(value: unknown): string {
-  const text = typeof value === "string" ? value : JSON.stringify(value);
-  return /^[^\s"=]*$/.test(text) && text !== "" ? text : JSON.stringify(text);
+  if (typeof value !== "string") return JSON.stringify(value);
+  return /^[^\s"=]+$/.test(value) ? value : JSON.stringify(value);
 }
 
 const LABEL: Record<Level, string> = { trace: "[TRACE]", debug: "[DEBUG]", info: "[INFO] ", warn: "[WARN] ", error: "[ERROR]" };

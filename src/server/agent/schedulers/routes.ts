@@ -51,7 +51,7 @@ export function schedulerRoutes(app: FastifyInstance, state: AgentState): void {
         if (typeof next === "string") return sendText(reply, 400, next);
         if (!validConfig(next, pool.cpuCount)) return sendText(reply, 400, "Invalid request");
         pool.apply(next);
-        state.log.info({ config: pool.current() }, "agent: scheduler worker configuration updated");
+        state.log.info({ config: pool.current() }, "scheduler worker configuration updated");
       } else if (!permit(ctx, request, reply, "agent:read")) {
         return reply;
       }

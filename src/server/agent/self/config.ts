@@ -2,19 +2,11 @@ import type { AgentState } from "../state.js";
 import { joinHostPort } from "../identity.js";
 import { redactSecrets } from "./redact.js";
 
-function section(source: unknown, key: string): Record<string, unknown> {
-  const value = (source as Record<string, unknown> | undefined)?.[key];
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-}
-
-function text(value: unknown): string {
-  return typeof value === "string" ? value : "";
-}
-
 /**
  * The running configuration in the scheduler's shape (keys in its sorted order), with every secret
- * replaced by `<redacted>`. Values come from the options and the configuration file; the ports are
- * the ones actually listened on (RPC and gossip share the HTTP listener here).
+ * replaced by `<redacted>`. Values come from the options; the ports are the ones actually listened on
+ * (RPC and gossip share the HTTP listener here). Integrations this server does not have are shown
+ * disabled.
  */
 export function buildConfig(state: AgentState): Record<string, unknown> {
   const { ctx, id } = state;
@@ -23,16 +15,13 @@ export function buildConfig(state: AgentState): Record<string, unknown> {
   const host = at?.address ?? o.bind;
   const port = at?.port ?? o.port;
   const advertise = joinHostPort(host, port);
-  const file = ctx.config;
-  const acl = section(file, "acl");
-  const telemetry = section(file, "telemetry");
   const initialSchedulers = state.schedulers?.cpuCount ?? 0;
 
   const config: Record<string, unknown> = {
     ACL: {
       Enabled: ctx.acl.enabled,
       PolicyTTL: "30s",
-      ReplicationToken: text(acl["replication_token"]),
+      ReplicationToken: "",
       TokenTTL: "30s",
       TokensFile: o.aclTokensFile ?? "",
     },
@@ -75,7 +64,7 @@ export function buildConfig(state: AgentState): Record<string, unknown> {
     Ports: { Gossip: port, HTTP: port, RPC: port },
     Region: o.region,
     Revision: "",
-    SecretsManagers: [{ Address: "", Enabled: false, Name: "default", Token: text(section(file, "secrets_manager")["token"]) }],
+    SecretsManagers: [{ Address: "", Enabled: false, Name: "default", Token: "" }],
     Server: {
       BootstrapExpect: id.isServer ? 1 : 0,
       DataDir: o.dataDir ?? "",
@@ -91,11 +80,11 @@ export function buildConfig(state: AgentState): Record<string, unknown> {
       RetryMaxAttempts: 0,
       StartJoin: [],
     },
-    ServiceDiscovery: [{ Address: "", Enabled: false, Name: "default", Token: text(section(file, "service_discovery")["token"]) }],
+    ServiceDiscovery: [{ Address: "", Enabled: false, Name: "default", Token: "" }],
     SyslogFacility: "LOCAL0",
     TLSConfig: { CAFile: "", CertFile: "", EnableHTTP: false, EnableRPC: false, KeyFile: "", VerifyServerHostname: false },
     Telemetry: {
-      APIToken: text(telemetry["api_token"]),
+      APIToken: "",
       CollectionInterval: "1s",
       DisableHostname: false,
       PublishAllocationMetrics: false,
