@@ -1,0 +1,174 @@
+/**
+ * Go's conversions of a literal's text to the data's type, as the reference applies them at match
+ * time: `strconv.ParseBool`, `ParseInt(s, 0, 64)`, `ParseUint(s, 0, 64)` and `ParseFloat(s, 64)`.
+ * Each returns the converted value or a failure that says whether the text was malformed ("syntax")
+ * or out of range ("range"), since the reference treats the two differently inside JSON lists.
+ */
+
+/** A failed conversion. */
+export interface ConversionFailure {
+  readonly failure: "syntax" | "range";
+  readonly target: "bool" | "int" | "uint" | "float";
+  readonly text: string;
+}
+
+export type Converted<T> = T | ConversionFailure;
+
+export function isFailure(v: unknown): v is ConversionFailure {
+  return typeof v === "object" && v !== null && "failure" in v;
+}
+
+const TRUE = new Set(["1", "t", "T", "TRUE", "true", "True"]);
+const FALSE = new Set(["0", "f", "F", "FALSE", "false", "False"]);
+
+/** `strconv.ParseBool`. */
+export function parseBool(text: string): Converted<boolean> {
+  if (TRUE.has(text)) return true;
+  if (FALSE.has(text)) return false;
+  return { failure: "syntax", target: "bool", text };
+}
+
+/** Go's rule for `_` in number literals: only between digits, or after a base prefix. */
+function underscoreOK(s: string): boolean {
+  let saw = "^";
+  let i = 0;
+  if (s[0] === "-" || s[0] === "+") s = s.slice(1);
+  let hex = false;
+  if (s.length >= 2 && s[0] === "0" && /[bBoOxX]/.test(s[1]!)) {
+    i = 2;
+    saw = "0";
+    hex = s[1] === "x" || s[1] === "X";
+  }
+  for (; i < s.length; i++) {
+    const c = s[i]!;
+    if ((c >= "0" && c <= "9") || (hex && /[a-fA-F]/.test(c))) {
+      saw = "0";
+      continue;
+    }
+    if (c === "_") {
+      if (saw !== "0") return false;
+      saw = "_";
+      continue;
+    }
+    if (saw === "_") return false;
+    saw = "!";
+  }
+  return saw !== "_";
+}
+
+const DIGITS: Readonly<Record<number, RegExp>> = {
+  2: /^[01]+$/,
+  8: /^[0-7]+$/,
+  10: /^[0-9]+$/,
+  16: /^[0-9a-fA-F]+$/,
+};
+
+/** Unsigned magnitude of a base-0 Go integer literal without sign, or "syntax". */
+function parseMagnitude(s: string): bigint | "syntax" {
+  if (s.length === 0) return "syntax";
+  let base = 10;
+  let digits = s;
+  if (s[0] === "0" && s.length > 1) {
+    const p = s[1]!.toLowerCase();
+    if (p === "x") [base, digits] = [16, s.slice(2)];
+    else if (p === "b") [base, digits] = [2, s.slice(2)];
+    else if (p === "o") [base, digits] = [8, s.slice(2)];
+    else [base, digits] = [8, s.slice(1)];
+  }
+  if (s.includes("_")) {
+    if (!underscoreOK(s)) return "syntax";
+    digits = digits.replace(/_/g, "");
+  }
+  if (digits.length === 0 || !DIGITS[base]!.test(digits)) return "syntax";
+  const prefix = base === 16 ? "0x" : base === 8 ? "0o" : base === 2 ? "0b" : "";
+  return BigInt(prefix + digits);
+}
+
+const INT64_MAX = (1n << 63n) - 1n;
+const INT64_MIN = -(1n << 63n);
+const UINT64_MAX = (1n << 64n) - 1n;
+
+/** `strconv.ParseInt(text, 0, 64)`. */
+export function parseInt64(text: string): Converted<bigint> {
+  let s = text;
+  let neg = false;
+  if (s[0] === "+" || s[0] === "-") {
+    neg = s[0] === "-";
+    s = s.slice(1);
+  }
+  const m = parseMagnitude(s);
+  if (m === "syntax") return { failure: "syntax", target: "int", text };
+  const v = neg ? -m : m;
+  if (v > INT64_MAX || v < INT64_MIN) return { failure: "range", target: "int", text };
+  return v;
+}
+
+/** `strconv.ParseUint(text, 0, 64)`: no sign is accepted. */
+export function parseUint64(text: string): Converted<bigint> {
+  const m = parseMagnitude(text);
+  if (m === "syntax") return { failure: "syntax", target: "uint", text };
+  if (m > UINT64_MAX) return { failure: "range", target: "uint", text };
+  return m;
+}
+
+const DECIMAL_FLOAT = /^[+-]?(?:[0-9_]+(?:\.[0-9_]*)?|\.[0-9_]+)(?:[eE][+-]?[0-9_]+)?$/;
+const HEX_FLOAT = /^([+-]?)0[xX]((?:[0-9a-fA-F_]+(?:\.[0-9a-fA-F_]*)?|\.[0-9a-fA-F_]+))[pP]([+-]?[0-9_]+)$/;
+
+/** `strconv.ParseFloat(text, 64)`, including `inf`, `nan`, hex floats and `_` separators. */
+export function parseFloat64(text: string): Converted<number> {
+  const special = /^([+-]?)(inf|infinity)$/i.exec(text);
+  if (special) return special[1] === "-" ? -Infinity : Infinity;
+  if (/^nan$/i.test(text)) return NaN;
+  if (text.includes("_") && !underscoreOK(text)) return { failure: "syntax", target: "float", text };
+  let value: number;
+  const hex = HEX_FLOAT.exec(text);
+  if (hex) {
+    const [, sign, mantissa, exp] = hex;
+    const [intPart = "", fracPart = ""] = mantissa!.replace(/_/g, "").split(".");
+    if (intPart === "" && fracPart === "") return { failure: "syntax", target: "float", text };
+    const digits = intPart + fracPart;
+    // Exact: mantissa digits as a big integer, scaled by 2^(exp - 4·fraction digits).
+    const m = BigInt(`0x${digits || "0"}`);
+    const e = Number(exp!.replace(/_/g, "")) - 4 * fracPart.length;
+    value = scaleBinary(m, e);
+    if (sign === "-") value = -value;
+  } else if (DECIMAL_FLOAT.test(text) && /[0-9]/.test(text)) {
+    value = Number(text.replace(/_/g, ""));
+  } else {
+    return { failure: "syntax", target: "float", text };
+  }
+  if (!Number.isFinite(value)) return { failure: "range", target: "float", text };
+  return value;
+}
+
+/** m · 2^e correctly rounded to a double (m ≥ 0). */
+function scaleBinary(m: bigint, e: number): number {
+  if (m === 0n) return 0;
+  const bits = m.toString(2).length;
+  // Reduce to at most 64 significant bits with a sticky bit, then let the FPU round once.
+  if (bits > 64) {
+    const shift = BigInt(bits - 64);
+    const sticky = (m & ((1n << shift) - 1n)) !== 0n ? 1n : 0n;
+    m = (m >> shift) | sticky;
+    e += bits - 64;
+  }
+  let v = Number(m);
+  // Apply the exponent in steps that cannot overflow or underflow early.
+  while (e > 0) {
+    const s = Math.min(e, 1000);
+    v *= 2 ** s;
+    e -= s;
+  }
+  while (e < 0) {
+    const s = Math.max(e, -1000);
+    v *= 2 ** s;
+    e -= s;
+  }
+  return v;
+}
+
+/** `strconv.ParseInt(s, 0, 64)` as the selector walker uses it for list indexes ("" counts as 0). */
+export function parseIndex(part: string): number | undefined {
+  const v = parseInt64(part === "" ? "0" : part);
+  return typeof v === "bigint" ? Number(v) : undefined;
+}

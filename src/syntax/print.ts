@@ -1,0 +1,56 @@
+/**
+ * AST → canonical text: single spaces around operators, literals and quoted keys exactly as written,
+ * parentheses only where the grammar needs them. `parse(print(ast))` equals `ast` up to spans, and
+ * printing is idempotent.
+ */
+import type { Binding, Expr, Literal, MatchExpr } from "./ast.js";
+import { selectorSource } from "./parser.js";
+
+/** Prints an expression as canonical filter text. */
+export function print(ast: Expr): string {
+  return printExpr(ast);
+}
+
+function printExpr(e: Expr): string {
+  switch (e.kind) {
+    case "match":
+      return printMatch(e);
+    case "not":
+      return `not ${e.operand.kind === "match" || e.operand.kind === "not" ? printExpr(e.operand) : `(${printExpr(e.operand)})`}`;
+    case "and":
+      return e.operands.map((o) => (o.kind === "match" || o.kind === "not" ? printExpr(o) : `(${printExpr(o)})`)).join(" and ");
+    case "or":
+      return e.operands
+        .map((o, i) => {
+          const last = i === e.operands.length - 1;
+          return o.kind === "or" || (o.kind === "collection" && !last) ? `(${printExpr(o)})` : printExpr(o);
+        })
+        .join(" or ");
+    case "collection":
+      return `${e.quantifier} ${selectorSource(e.selector)} as ${printBinding(e.binding)} { ${printExpr(e.body)} }`;
+  }
+}
+
+function printMatch(m: MatchExpr): string {
+  const sel = selectorSource(m.selector);
+  if (m.value === undefined) return `${sel} ${m.op}`;
+  if (m.op === "in" || m.op === "not in") return `${printLiteral(m.value)} ${m.op} ${sel}`;
+  return `${sel} ${m.op} ${printLiteral(m.value)}`;
+}
+
+function printLiteral(v: Literal): string {
+  return v.raw;
+}
+
+function printBinding(b: Binding): string {
+  switch (b.mode) {
+    case "default":
+      return b.name;
+    case "index":
+      return `${b.index}, _`;
+    case "value":
+      return `_, ${b.value}`;
+    case "index-value":
+      return `${b.index}, ${b.value}`;
+  }
+}
