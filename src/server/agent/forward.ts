@@ -84,10 +84,12 @@ export async function forward(
   }
   reply.raw.writeHead(response.status, out);
   try {
-    if (response.body !== null) {
-      for await (const chunk of response.body) {
-        if (!reply.raw.write(chunk)) await new Promise((resolve) => reply.raw.once("drain", resolve));
-      }
+    const reader = response.body?.getReader();
+    for (;;) {
+      if (reader === undefined) break;
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!reply.raw.write(value)) await new Promise((resolve) => reply.raw.once("drain", resolve));
     }
   } catch {
     // The client or the peer went away: end what we have.
