@@ -1,4 +1,4 @@
-import Fastify from "fastify";
+import Fastify, { LogController } from "fastify";
 import type { FastifyError, FastifyInstance } from "fastify";
 import compress from "@fastify/compress";
 import type { ServerContext } from "./context.js";
@@ -26,7 +26,7 @@ export async function buildApp(ctx: ServerContext, services: AppServices): Promi
   const level = ctx.options.logLevel ?? "info";
   const app = Fastify({
     logger: { level, stream: logStream(ctx, level) },
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     exposeHeadRoutes: false,
     // Close keep-alive connections when shutting down, after in-flight requests finished.
     forceCloseConnections: "idle",

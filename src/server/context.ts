@@ -16,6 +16,8 @@ export interface ServerOptions {
   region: string;
   datacenter: string;
   nodeName: string;
+  /** Address of the ops listener when it differs from `bind` (set by the configuration file). */
+  opsBind?: string;
   /** Worker role of the ops listener: /health?worker_info=1 answers worker information. */
   worker?: boolean;
   /** pino log level of the server's own logger. */

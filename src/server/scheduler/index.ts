@@ -1,8 +1,42 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { ServerContext } from "../context.js";
+import { FilterCache } from "./filters.js";
+import { PERMISSION_DENIED, authenticate, checkRegion, serveList } from "./list.js";
+import type { Query } from "./query.js";
+import { BadRequest, isPretty, param } from "./query.js";
+import { parseJobSpec, planRegistration } from "./register.js";
+import { sendJson, sendText, setMeta } from "./respond.js";
+import { deploymentsEndpoint, jobsEndpoint } from "./sources.js";
 import type { SchedulerState } from "./state.js";
 
-/** GET/PUT /v1/jobs and GET /v1/deployments (registered at prefix /v1). */
-export function schedulerRoutes(_ctx: ServerContext, _state: SchedulerState): FastifyPluginAsync {
-  return async () => {};
+export { SchedulerState } from "./state.js";
+
+/** GET, PUT and POST /v1/jobs and GET /v1/deployments (registered at prefix /v1). */
+export function schedulerRoutes(ctx: ServerContext, state: SchedulerState, filters = new FilterCache()): FastifyPluginAsync {
+  return async (app) => {
+    app.get("/jobs", (request, reply) => serveList(ctx, state, filters, jobsEndpoint, request, reply));
+    app.get("/deployments", (request, reply) => serveList(ctx, state, filters, deploymentsEndpoint, request, reply));
+
+    app.route({
+      method: ["PUT", "POST"],
+      url: "/jobs",
+      handler: async (request, reply) => {
+        const query = request.query as Query;
+        try {
+          checkRegion(ctx, param(query, "region"));
+          const auth = authenticate(ctx, request);
+          if (auth === undefined) return sendText(reply, 403, PERMISSION_DENIED);
+          const spec = parseJobSpec(request.body, param(query, "namespace"));
+          if (!ctx.acl.allows(auth.token, "job:write", spec.Namespace)) return sendText(reply, 403, PERMISSION_DENIED);
+          const result = await state.write((index) => planRegistration(state, spec, index, Date.now()));
+          request.log.info({ job: spec.ID, namespace: spec.Namespace, index: result.Index }, "job registered");
+          setMeta(reply, result.Index);
+          return sendJson(reply, result, isPretty(query));
+        } catch (e) {
+          if (e instanceof BadRequest) return sendText(reply, 400, e.message);
+          throw e;
+        }
+      },
+    });
+  };
 }

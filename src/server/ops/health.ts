@@ -1,0 +1,50 @@
+import Fastify, { LogController } from "fastify";
+import type { FastifyBaseLogger, FastifyInstance } from "fastify";
+import { methodGuard } from "./methods.js";
+import type { Phase } from "./lifecycle.js";
+
+export interface WorkerProcessInfo {
+  state: "active" | "shutdown" | "unknown";
+  active_session_count: number;
+  upstream_connection_state: "CONNECTING" | "READY" | "TRANSIENT_FAILURE" | "IDLE" | "SHUTDOWN";
+}
+
+/** What the health endpoint looks at. */
+export interface HealthSource {
+  phase(): Phase;
+  /** Whether the API listener accepts connections. */
+  apiListening(): boolean;
+  /** Open connections on the API listener (the worker's active sessions). */
+  activeSessions(): Promise<number>;
+  /** Whether this instance also plays the worker role (answers worker_info=1). */
+  worker: boolean;
+}
+
+/** The seed's worker health values for the server's current phase. */
+export async function workerInfo(source: HealthSource): Promise<WorkerProcessInfo> {
+  const phase = source.phase();
+  if (phase !== "serving") return { state: "shutdown", active_session_count: await source.activeSessions(), upstream_connection_state: "SHUTDOWN" };
+  if (!source.apiListening()) return { state: "unknown", active_session_count: 0, upstream_connection_state: "TRANSIENT_FAILURE" };
+  return { state: "active", active_session_count: await source.activeSessions(), upstream_connection_state: "READY" };
+}
+
+/**
+ * The ops listener: GET /health is 200 with an empty body while the API listener is up, 503 while the
+ * server shuts down (grace period included) or when the API listener is not up. With worker_info=1 a
+ * worker answers its process information as JSON.
+ */
+export async function buildOpsApp(source: HealthSource, logger: FastifyBaseLogger): Promise<FastifyInstance> {
+  const app = Fastify({ loggerInstance: logger, logController: new LogController({ disableRequestLogging: true }), exposeHeadRoutes: false, forceCloseConnections: true });
+  methodGuard(app, (reply, status, message) => void reply.code(status).type("text/plain; charset=utf-8").send(message));
+  app.get("/health", async (request, reply) => {
+    const healthy = source.phase() === "serving" && source.apiListening();
+    void reply.code(healthy ? 200 : 503);
+    const query = request.query as Record<string, string | string[] | undefined>;
+    const wanted = [query["worker_info"]].flat().includes("1");
+    if (wanted && source.worker) {
+      return reply.type("application/json").send(JSON.stringify({ worker_process_info: await workerInfo(source) }));
+    }
+    return reply.send();
+  });
+  return app;
+}

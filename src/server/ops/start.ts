@@ -1,0 +1,131 @@
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import type { AddressInfo } from "node:net";
+import type { FastifyInstance } from "fastify";
+import { loadAclTokens, TokenAcl } from "../acl.js";
+import { buildApp } from "../app.js";
+import type { ServerContext, ServerOptions } from "../context.js";
+import { newLogEvents } from "../context.js";
+import { generateDemo } from "../demo/generate.js";
+import { snapshotFromData } from "../scheduler/load.js";
+import { LevelPersistence } from "../scheduler/persist.js";
+import { SchedulerState } from "../scheduler/state.js";
+import type { ServerConfig } from "./config.js";
+import { buildOpsApp } from "./health.js";
+import { Lifecycle } from "./lifecycle.js";
+
+export interface RunningServer {
+  ctx: ServerContext;
+  app: FastifyInstance;
+  ops: FastifyInstance;
+  state: SchedulerState;
+  lifecycle: Lifecycle;
+  /** e.g. http://127.0.0.1:4646 */
+  apiUrl: string;
+  opsUrl: string;
+}
+
+/** A file that cannot be read or parsed; the message names it. */
+export class StartupError extends Error {}
+
+export function packageVersion(): string {
+  // ../../package.json from both src/server/ops and dist/server.
+  const require = createRequire(import.meta.url);
+  for (const path of ["../../../package.json", "../../package.json"]) {
+    try {
+      const pkg = require(path) as { name?: string; version?: string };
+      if (pkg.name === "filter-expr" && typeof pkg.version === "string") return pkg.version;
+    } catch {
+      // try the next location
+    }
+  }
+  return "0.0.0";
+}
+
+async function readJson(file: string, what: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (e) {
+    throw new StartupError(`${what} ${file}: ${(e as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new StartupError(`${what} ${file}: ${(e as Error).message}`);
+  }
+}
+
+/** The state: from --data-dir when it holds one, else from --data or the demo set (and saved to --data-dir). */
+async function openState(options: ServerOptions, data: unknown, log: (msg: string, extra?: object) => void): Promise<SchedulerState> {
+  const initial = () => (data !== undefined ? snapshotFromData(data) : generateDemo());
+  if (options.dataDir === undefined) return new SchedulerState(initial());
+  const persistence = await LevelPersistence.open(options.dataDir);
+  const stored = await persistence.load();
+  if (stored !== undefined) {
+    log("state loaded from the data directory", { dataDir: options.dataDir, index: stored.index, jobs: stored.jobs.length, deployments: stored.deployments.length });
+    return new SchedulerState(stored, persistence);
+  }
+  const snapshot = initial();
+  await persistence.seed(snapshot);
+  log("new data directory seeded", { dataDir: options.dataDir, jobs: snapshot.jobs.length, deployments: snapshot.deployments.length });
+  return new SchedulerState(snapshot, persistence);
+}
+
+function url(app: FastifyInstance): string {
+  const address = app.server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
+}
+
+/** Builds and starts both listeners. Signals are the caller's business (see main.ts). */
+export async function startServer(options: ServerOptions, config?: ServerConfig): Promise<RunningServer> {
+  const acl = new TokenAcl(options.aclTokensFile === undefined ? undefined : await loadAclTokens(options.aclTokensFile));
+  const data = options.dataFile === undefined ? undefined : await readJson(options.dataFile, "data file");
+  const ctx: ServerContext = {
+    options,
+    acl,
+    version: { Version: packageVersion(), VersionPrerelease: "" },
+    startedAt: new Date(),
+    logEvents: newLogEvents(),
+  };
+  if (data !== undefined) ctx.data = data;
+  if (config !== undefined) ctx.config = config;
+
+  const pending: [string, object | undefined][] = [];
+  const state = await openState(options, data, (msg, extra) => pending.push([msg, extra]));
+  let lifecycle: Lifecycle | undefined;
+  let app: FastifyInstance;
+  try {
+    app = await buildApp(ctx, { scheduler: state });
+  } catch (e) {
+    await state.close();
+    throw e;
+  }
+  for (const [msg, extra] of pending) app.log.info(extra ?? {}, msg);
+  await app.listen({ host: options.bind, port: options.port, listenTextResolver: (address) => `API listener at ${address}` });
+
+  const ops = await buildOpsApp(
+    {
+      phase: () => lifecycle?.phase ?? "serving",
+      apiListening: () => app.server.listening,
+      activeSessions: () => new Promise((resolve) => app.server.getConnections((err, n) => resolve(err ? 0 : n))),
+      worker: options.worker ?? options.configFile === undefined,
+    },
+    app.log.child({ listener: "ops" }),
+  );
+  await ops.listen({ host: options.opsBind ?? options.bind, port: options.opsPort, listenTextResolver: (address) => `ops listener at ${address}` });
+
+  lifecycle = new Lifecycle(options.gracefulShutdownWaitMs, app.log, async () => {
+    state.releaseWaiters();
+    await app.close();
+    await ops.close();
+    await state.close();
+  });
+  const running: RunningServer = { ctx, app, ops, state, lifecycle, apiUrl: url(app), opsUrl: url(ops) };
+  app.log.info(
+    { api: running.apiUrl, ops: running.opsUrl, jobs: state.jobCount, deployments: state.deployments.length, acl: acl.enabled, index: state.index },
+    `filter-server listening on ${running.apiUrl} (health on ${running.opsUrl}/health)`,
+  );
+  return running;
+}

@@ -1,0 +1,196 @@
+import type { Snapshot } from "./state.js";
+import type { Deployment, DeploymentState, JobListEntry, JobRecord, JobSummary, TaskGroupSummary } from "./types.js";
+
+/** A --data file that does not hold what it should. */
+export class DataFileError extends Error {}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+
+class Reader {
+  constructor(
+    private readonly o: Obj,
+    private readonly where: string,
+  ) {}
+
+  private fail(key: string, what: string): never {
+    throw new DataFileError(`${this.where}.${key}: expected ${what}`);
+  }
+
+  str(key: string): string {
+    const v = this.o[key];
+    if (v === undefined || v === null) return "";
+    return typeof v === "string" ? v : this.fail(key, "a string");
+  }
+
+  int(key: string, unsigned = false): number {
+    const v = this.o[key];
+    if (v === undefined || v === null) return 0;
+    if (typeof v !== "number" || !Number.isInteger(v) || (unsigned && v < 0)) this.fail(key, unsigned ? "an unsigned integer" : "an integer");
+    return v;
+  }
+
+  bool(key: string): boolean {
+    const v = this.o[key];
+    if (v === undefined || v === null) return false;
+    return typeof v === "boolean" ? v : this.fail(key, "a boolean");
+  }
+
+  strings(key: string): string[] | null {
+    const v = this.o[key];
+    if (v === undefined || v === null) return null;
+    if (!Array.isArray(v) || !v.every((s) => typeof s === "string")) this.fail(key, "a list of strings");
+    return v as string[];
+  }
+
+  obj(key: string): Obj | null {
+    const v = this.o[key];
+    if (v === undefined || v === null) return null;
+    return isObj(v) ? v : this.fail(key, "an object");
+  }
+
+  /** Fields not in the seed's list are kept as they are. */
+  extras(known: readonly string[]): Obj {
+    const out: Obj = {};
+    for (const [k, v] of Object.entries(this.o)) if (!known.includes(k)) out[k] = v;
+    return out;
+  }
+}
+
+const JOB_FIELDS = ["CreateIndex", "Datacenters", "ID", "JobModifyIndex", "JobSummary", "ModifyIndex", "Multiregion", "Name", "Namespace", "ParameterizedJob", "ParentID", "Periodic", "Priority", "Status", "StatusDescription", "Stop", "SubmitTime", "Type"];
+const DEPLOYMENT_FIELDS = ["CreateIndex", "EvalPriority", "ID", "IsMultiregion", "JobCreateIndex", "JobID", "JobModifyIndex", "JobSpecModifyIndex", "JobVersion", "ModifyIndex", "Namespace", "Status", "StatusDescription", "TaskGroups"];
+
+function taskGroupSummary(o: Obj, where: string): TaskGroupSummary {
+  const r = new Reader(o, where);
+  return { Complete: r.int("Complete"), Failed: r.int("Failed"), Lost: r.int("Lost"), Queued: r.int("Queued"), Running: r.int("Running"), Starting: r.int("Starting") };
+}
+
+function jobSummary(o: Obj | null, job: JobListEntry, where: string): JobSummary {
+  if (o === null) {
+    return { Children: { Dead: 0, Pending: 0, Running: 0 }, CreateIndex: job.CreateIndex, JobID: job.ID, ModifyIndex: job.ModifyIndex, Namespace: job.Namespace, Summary: {} };
+  }
+  const r = new Reader(o, where);
+  const children = r.obj("Children");
+  const summary: Record<string, TaskGroupSummary> = {};
+  for (const [group, value] of Object.entries(r.obj("Summary") ?? {})) {
+    if (!isObj(value)) throw new DataFileError(`${where}.Summary.${group}: expected an object`);
+    summary[group] = taskGroupSummary(value, `${where}.Summary.${group}`);
+  }
+  const c = children === null ? null : new Reader(children, `${where}.Children`);
+  return {
+    Children: c === null ? null : { Dead: c.int("Dead"), Pending: c.int("Pending"), Running: c.int("Running") },
+    CreateIndex: r.int("CreateIndex", true),
+    JobID: r.str("JobID") || job.ID,
+    ModifyIndex: r.int("ModifyIndex", true),
+    Namespace: r.str("Namespace") || job.Namespace,
+    Summary: summary,
+  };
+}
+
+/** A job list entry of a data file, with every field of the seed (absent ones take their zero value). */
+export function normalizeJob(raw: unknown, where: string): JobListEntry {
+  if (!isObj(raw)) throw new DataFileError(`${where}: expected an object`);
+  const r = new Reader(raw, where);
+  const id = r.str("ID");
+  if (id === "") throw new DataFileError(`${where}.ID: expected a non-empty string`);
+  const entry: JobListEntry = {
+    CreateIndex: r.int("CreateIndex", true),
+    Datacenters: r.strings("Datacenters"),
+    ID: id,
+    JobModifyIndex: r.int("JobModifyIndex", true),
+    JobSummary: null,
+    ModifyIndex: r.int("ModifyIndex", true),
+    Multiregion: r.obj("Multiregion"),
+    Name: r.str("Name") || id,
+    Namespace: r.str("Namespace") || "default",
+    ParameterizedJob: r.bool("ParameterizedJob"),
+    ParentID: r.str("ParentID"),
+    Periodic: r.bool("Periodic"),
+    Priority: r.int("Priority"),
+    Status: r.str("Status"),
+    StatusDescription: r.str("StatusDescription"),
+    Stop: r.bool("Stop"),
+    SubmitTime: r.int("SubmitTime"),
+    Type: r.str("Type"),
+  };
+  entry.JobSummary = jobSummary(r.obj("JobSummary"), entry, `${where}.JobSummary`);
+  return Object.assign(entry, r.extras(JOB_FIELDS));
+}
+
+function deploymentState(o: unknown, where: string): DeploymentState {
+  if (!isObj(o)) throw new DataFileError(`${where}: expected an object`);
+  const r = new Reader(o, where);
+  const require = o["RequireProgressBy"];
+  if (require !== undefined && require !== null && typeof require !== "string") throw new DataFileError(`${where}.RequireProgressBy: expected a string or null`);
+  return {
+    AutoPromote: r.bool("AutoPromote"),
+    AutoRevert: r.bool("AutoRevert"),
+    DesiredCanaries: r.int("DesiredCanaries"),
+    DesiredTotal: r.int("DesiredTotal"),
+    HealthyAllocs: r.int("HealthyAllocs"),
+    PlacedAllocs: r.int("PlacedAllocs"),
+    PlacedCanaries: r.strings("PlacedCanaries"),
+    ProgressDeadline: r.int("ProgressDeadline"),
+    Promoted: r.bool("Promoted"),
+    RequireProgressBy: typeof require === "string" ? require : null,
+    UnhealthyAllocs: r.int("UnhealthyAllocs"),
+  };
+}
+
+/** A deployment of a data file, with every field of the seed. */
+export function normalizeDeployment(raw: unknown, where: string): Deployment {
+  if (!isObj(raw)) throw new DataFileError(`${where}: expected an object`);
+  const r = new Reader(raw, where);
+  const id = r.str("ID");
+  if (id === "") throw new DataFileError(`${where}.ID: expected a non-empty string`);
+  const groups: Record<string, DeploymentState> = {};
+  for (const [name, value] of Object.entries(r.obj("TaskGroups") ?? {})) groups[name] = deploymentState(value, `${where}.TaskGroups.${name}`);
+  const deployment: Deployment = {
+    CreateIndex: r.int("CreateIndex", true),
+    EvalPriority: r.int("EvalPriority"),
+    ID: id,
+    IsMultiregion: r.bool("IsMultiregion"),
+    JobCreateIndex: r.int("JobCreateIndex", true),
+    JobID: r.str("JobID"),
+    JobModifyIndex: r.int("JobModifyIndex", true),
+    JobSpecModifyIndex: r.int("JobSpecModifyIndex", true),
+    JobVersion: r.int("JobVersion", true),
+    ModifyIndex: r.int("ModifyIndex", true),
+    Namespace: r.str("Namespace") || "default",
+    Status: r.str("Status"),
+    StatusDescription: r.str("StatusDescription"),
+    TaskGroups: groups,
+  };
+  return Object.assign(deployment, r.extras(DEPLOYMENT_FIELDS));
+}
+
+/** The state described by a parsed --data file: `{"jobs": [...], "deployments": [...]}` (other keys belong to other services). */
+export function snapshotFromData(data: unknown): Snapshot {
+  if (!isObj(data)) throw new DataFileError("data file: expected a JSON object with \"jobs\" and \"deployments\"");
+  const jobs = data["jobs"] ?? [];
+  const deployments = data["deployments"] ?? [];
+  if (!Array.isArray(jobs)) throw new DataFileError("jobs: expected an array");
+  if (!Array.isArray(deployments)) throw new DataFileError("deployments: expected an array");
+  const records: JobRecord[] = [];
+  const seen = new Set<string>();
+  const latestVersion = new Map<string, number>();
+  const normalizedDeployments = deployments.map((d: unknown, i) => normalizeDeployment(d, `deployments[${i}]`));
+  const ids = new Set<string>();
+  for (const d of normalizedDeployments) {
+    if (ids.has(d.ID)) throw new DataFileError(`deployments: duplicate ID ${d.ID}`);
+    ids.add(d.ID);
+    const key = `${d.Namespace}\u0000${d.JobID}`;
+    latestVersion.set(key, Math.max(latestVersion.get(key) ?? 0, d.JobVersion));
+  }
+  let index = 1;
+  jobs.forEach((raw: unknown, i) => {
+    const entry = normalizeJob(raw, `jobs[${i}]`);
+    const key = `${entry.Namespace}\u0000${entry.ID}`;
+    if (seen.has(key)) throw new DataFileError(`jobs: duplicate job ${entry.ID} in namespace ${entry.Namespace}`);
+    seen.add(key);
+    index = Math.max(index, entry.CreateIndex, entry.ModifyIndex, entry.JobModifyIndex, entry.JobSummary?.ModifyIndex ?? 0);
+    records.push({ entry, version: latestVersion.get(key) ?? 0 });
+  });
+  for (const d of normalizedDeployments) index = Math.max(index, d.CreateIndex, d.ModifyIndex);
+  return { index, jobs: records, deployments: normalizedDeployments };
+}

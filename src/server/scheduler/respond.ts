@@ -1,0 +1,22 @@
+import type { FastifyReply } from "fastify";
+
+/** Minimized JSON, or with `pretty` 4-space indented JSON ending in a newline. */
+export function encodeJson(value: unknown, pretty: boolean): string {
+  return pretty ? `${JSON.stringify(value, null, 4)}\n` : JSON.stringify(value);
+}
+
+/** The scheduler's query meta headers. This single server is always its own leader. */
+export function setMeta(reply: FastifyReply, index: number, nextToken = ""): void {
+  void reply.header("X-Svc-Index", String(index));
+  void reply.header("X-Svc-LastContact", "0");
+  void reply.header("X-Svc-KnownLeader", "true");
+  if (nextToken !== "") void reply.header("X-Svc-Nexttoken", nextToken);
+}
+
+export function sendJson(reply: FastifyReply, value: unknown, pretty: boolean): FastifyReply {
+  return reply.type("application/json").send(encodeJson(value, pretty));
+}
+
+export function sendText(reply: FastifyReply, status: number, message: string): FastifyReply {
+  return reply.code(status).type("text/plain; charset=utf-8").send(message);
+}
