@@ -89,7 +89,12 @@ export async function forward(
       if (reader === undefined) break;
       const { done, value } = await reader.read();
       if (done) break;
-      if (!reply.raw.write(value)) await new Promise((resolve) => reply.raw.once("drain", resolve));
+      if (!reply.raw.write(value)) {
+        await new Promise((resolve) => {
+          reply.raw.once("drain", resolve);
+          reply.raw.once("close", resolve);
+        });
+      }
     }
   } catch {
     // The client or the peer went away: end what we have.

@@ -1,0 +1,105 @@
+import type { FastifyInstance } from "fastify";
+import type { AddressInfo } from "node:net";
+import { TokenAcl } from "../../src/server/acl.js";
+import { configureAgent } from "../../src/server/agent/index.js";
+import { buildApp } from "../../src/server/app.js";
+import { type AclToken, DEFAULT_OPTIONS, newLogEvents, type ServerContext } from "../../src/server/context.js";
+import { configureRuns } from "../../src/server/runs/index.js";
+import { SchedulerState } from "../../src/server/scheduler/state.js";
+
+/** Tokens of the ACL-enabled agents in these tests. */
+export const TOKENS = {
+  management: { SecretID: "11111111-0000-4000-8000-000000000001", Name: "root", Management: true, Capabilities: [] },
+  nodeRead: { SecretID: "11111111-0000-4000-8000-000000000002", Name: "node-read", Capabilities: ["node:read"] },
+  agentRead: { SecretID: "11111111-0000-4000-8000-000000000003", Name: "agent-read", Capabilities: ["agent:read"] },
+  agentWrite: { SecretID: "11111111-0000-4000-8000-000000000004", Name: "agent-write", Capabilities: ["agent:write"] },
+  nothing: { SecretID: "11111111-0000-4000-8000-000000000005", Name: "nothing", Capabilities: [] },
+} satisfies Record<string, AclToken>;
+
+export interface AgentOptions {
+  mode?: "server" | "client";
+  nodeName?: string;
+  enableDebug?: boolean;
+  /** turns ACLs on with these tokens */
+  tokens?: AclToken[];
+  probeIntervalMs?: number;
+  probeTimeoutMs?: number;
+  logLevel?: "trace" | "debug" | "info" | "warn" | "error";
+}
+
+export interface Agent {
+  base: string;
+  /** ip:port of the API listener */
+  address: string;
+  port: number;
+  ctx: ServerContext;
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+const running = new Set<Agent>();
+
+/** A reference server built by the real app builder, listening on 127.0.0.1 on a free port. */
+export async function startAgent(options: AgentOptions = {}): Promise<Agent> {
+  const ctx: ServerContext = {
+    options: {
+      ...DEFAULT_OPTIONS,
+      port: 0,
+      opsPort: 0,
+      mode: options.mode ?? "server",
+      nodeName: options.nodeName ?? "agent-test",
+      enableDebug: options.enableDebug ?? false,
+      logLevel: options.logLevel ?? "error",
+    },
+    acl: new TokenAcl(options.tokens),
+    version: { Version: "0.1.0", VersionPrerelease: "dev" },
+    startedAt: new Date(),
+    logEvents: newLogEvents(),
+  };
+  // The apply resource prints a generated token at start; these tests do not use it.
+  configureRuns(ctx, { announce: () => undefined });
+  configureAgent(ctx, { probeIntervalMs: options.probeIntervalMs ?? 50, probeTimeoutMs: options.probeTimeoutMs ?? 250 });
+  const app = await buildApp(ctx, { scheduler: new SchedulerState({ index: 1, jobs: [], deployments: [] }) });
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  const port = (app.server.address() as AddressInfo).port;
+  let closed = false;
+  const agent: Agent = {
+    base: `http://127.0.0.1:${port}`,
+    address: `127.0.0.1:${port}`,
+    port,
+    ctx,
+    app,
+    async close() {
+      if (closed) return;
+      closed = true;
+      running.delete(agent);
+      await app.close();
+    },
+  };
+  running.add(agent);
+  return agent;
+}
+
+/** Closes every agent still running (for afterEach/afterAll). */
+export async function closeAll(): Promise<void> {
+  await Promise.all([...running].map((a) => a.close()));
+}
+
+export function auth(token: AclToken | undefined): Record<string, string> {
+  return token === undefined ? {} : { "X-Svc-Token": token.SecretID };
+}
+
+/** Polls `check` until it returns a value that is not undefined, or fails after `timeoutMs`. */
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 5000, what = "condition"): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+export async function json<T = unknown>(response: Response): Promise<T> {
+  return JSON.parse(await response.text()) as T;
+}
