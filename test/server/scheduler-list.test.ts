@@ -1,0 +1,257 @@
+import { gunzipSync } from "node:zlib";
+import type { AddressInfo } from "node:net";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TokenAcl } from "../../src/server/acl.js";
+import { buildApp } from "../../src/server/app.js";
+import type { AclToken, ServerContext } from "../../src/server/context.js";
+import { DEFAULT_OPTIONS, newLogEvents } from "../../src/server/context.js";
+import { snapshotFromData } from "../../src/server/scheduler/load.js";
+import { SchedulerState } from "../../src/server/scheduler/state.js";
+
+// The scheduler's own pagination test tables (jobs: TestJobEndpoint_ListJobs_PaginationFiltering,
+// deployments: TestDeploymentEndpoint_List_Pagination), served by the real app on a loopback port.
+const JOBS = [
+  ["job-01", "default", "pending"],
+  ["job-02", "default", "pending"],
+  ["job-03", "non-default", "pending"],
+  ["job-04", "default", "pending"],
+  ["job-05", "default", "running"],
+  ["job-06", "default", "running"],
+  ["job-08", "default", "pending"],
+  ["job-03", "other", "pending"],
+].map(([id, ns, status], i) => ({ ID: id, Name: id, Namespace: ns, Status: status, Type: "service", CreateIndex: 1000 + i, ModifyIndex: 1000 + i, JobModifyIndex: 1000 + i }));
+const SUFFIX = "-3350-4b4b-d185-0e1992ed43e9";
+const DEPLOYMENTS = [
+  ["aaaa1111", "default", 1000],
+  ["aaaaaa22", "default", 1001],
+  ["aaaaaa33", "non-default", 1002],
+  ["aaaaaaaa", "default", 1003],
+  ["aaaaaabb", "default", 1004],
+  ["aaaaaacc", "default", 1005],
+  ["aaaaaadd", "default", 1006],
+  ["00000111", "default", 1007],
+  ["bbbb1111", "default", 1009],
+].map(([id, ns, ci]) => ({ ID: `${id}${SUFFIX}`, Namespace: ns, Status: "cancelled", JobID: "web", CreateIndex: ci, ModifyIndex: ci }));
+
+const TOKENS: AclToken[] = [
+  { SecretID: "mgmt-secret", Name: "root", Management: true, Capabilities: [] },
+  { SecretID: "reader", Capabilities: ["job:read"] },
+  { SecretID: "nondefault-reader", Capabilities: ["job:read@non-default"] },
+  { SecretID: "agent-only", Capabilities: ["agent:read"] },
+];
+
+async function start(tokens?: AclToken[], data: unknown = { jobs: JOBS, deployments: DEPLOYMENTS }): Promise<{ app: FastifyInstance; base: string; state: SchedulerState }> {
+  const ctx: ServerContext = {
+    options: { ...DEFAULT_OPTIONS, port: 0, opsPort: 0 },
+    acl: new TokenAcl(tokens),
+    version: { Version: "0.0.0-test", VersionPrerelease: "" },
+    startedAt: new Date(),
+    logEvents: newLogEvents(),
+  };
+  const state = new SchedulerState(snapshotFromData(data));
+  const app = await buildApp({ ...ctx, options: { ...ctx.options, logLevel: "error" } }, { scheduler: state });
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  return { app, base: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`, state };
+}
+
+async function ids(res: Response): Promise<string[]> {
+  expect(res.status, await res.clone().text()).toBe(200);
+  return ((await res.json()) as { ID: string }[]).map((j) => j.ID);
+}
+
+const short = (id: string): string => id.replace(SUFFIX, "");
+
+describe("GET /v1/jobs pagination (the scheduler's own table)", () => {
+  let server: Awaited<ReturnType<typeof start>>;
+  beforeAll(async () => (server = await start()));
+  afterAll(async () => server.app.close());
+
+  it.each([
+    ["01 first page", "per_page=2", ["job-01", "job-02"], "default.job-04"],
+    ["03 second page", "per_page=2&next_token=default.job-04", ["job-04", "job-05"], "default.job-06"],
+    ["04 prefix, second page", "prefix=job&per_page=2&next_token=default.job-04", ["job-04", "job-05"], "default.job-06"],
+    ["02 prefix", "prefix=job&per_page=2", ["job-01", "job-02"], "default.job-04"],
+    ["05 prefix without match", "prefix=not-job&per_page=2", [], null],
+    ["11 token of a missing job", "per_page=1&next_token=default.job-07", ["job-08"], null],
+    ["all namespaces", "namespace=*&per_page=3", ["job-01", "job-02", "job-04"], "default.job-05"],
+    ["all namespaces, last page", "namespace=*&per_page=3&next_token=non-default.job-03", ["job-03", "job-03"], null],
+    ["token from another namespace", "next_token=other.x", [], null],
+    ["reverse", "reverse=true&per_page=2", ["job-08", "job-06"], "default.job-05"],
+    ["reverse, second page", "reverse=true&per_page=2&next_token=default.job-05", ["job-05", "job-04"], "default.job-02"],
+    ["reverse=1 is not true", "reverse=1&per_page=1", ["job-01"], "default.job-02"],
+    ["per_page=0 means no limit", "per_page=0", ["job-01", "job-02", "job-04", "job-05", "job-06", "job-08"], null],
+  ])("%s", async (_name, query, expected, next) => {
+    const res = await fetch(`${server.base}/v1/jobs?${query}`);
+    expect(await ids(res)).toEqual(expected);
+    expect(res.headers.get("x-svc-nexttoken")).toBe(next);
+    expect(res.headers.get("x-svc-index")).toBe("1007");
+    expect(res.headers.get("x-svc-knownleader")).toBe("true");
+    expect(res.headers.get("x-svc-lastcontact")).toBe("0");
+  });
+
+  it("a walk with every page size returns every job of the namespace exactly once", async () => {
+    for (const perPage of [1, 2, 3, 5]) {
+      const seen: string[] = [];
+      let token: string | null = "";
+      let pages = 0;
+      while (token !== null && pages++ < 20) {
+        const res: Response = await fetch(`${server.base}/v1/jobs?namespace=*&per_page=${perPage}&next_token=${encodeURIComponent(token)}`);
+        seen.push(...(await ((await res.json()) as Promise<{ Namespace: string; ID: string }[]>)).map((j) => `${j.Namespace}.${j.ID}`));
+        token = res.headers.get("x-svc-nexttoken");
+      }
+      expect(seen).toEqual(JOBS.map((j) => `${j.Namespace}.${j.ID}`).sort());
+    }
+  });
+
+  it("answers every field of the seed's job list entry, a JSON array, never null", async () => {
+    const [job] = (await (await fetch(`${server.base}/v1/jobs?per_page=1`)).json()) as Record<string, unknown>[];
+    expect(Object.keys(job ?? {}).sort()).toEqual(
+      ["CreateIndex", "Datacenters", "ID", "JobModifyIndex", "JobSummary", "ModifyIndex", "Multiregion", "Name", "Namespace", "ParameterizedJob", "ParentID", "Periodic", "Priority", "Status", "StatusDescription", "Stop", "SubmitTime", "Type"],
+    );
+    expect(await (await fetch(`${server.base}/v1/jobs?namespace=empty`)).text()).toBe("[]");
+  });
+
+  it("pretty prints with a four-space indent and a newline; compact otherwise", async () => {
+    const pretty = await (await fetch(`${server.base}/v1/jobs?per_page=1&pretty`)).text();
+    expect(pretty.startsWith('[\n    {\n        "CreateIndex": 1000,')).toBe(true);
+    expect(pretty.endsWith("\n")).toBe(true);
+    expect(await (await fetch(`${server.base}/v1/jobs?per_page=1&pretty=0`)).text()).toMatch(/^\[\{"CreateIndex":1000,.*\}\]$/);
+  });
+
+  it("compresses with gzip when Accept-Encoding allows it", async () => {
+    const { request } = await import("node:http");
+    const { port } = new URL(server.base);
+    const body = await new Promise<{ encoding: string | undefined; vary: string | undefined; bytes: Buffer }>((resolve, reject) => {
+      const req = request({ host: "127.0.0.1", port, path: "/v1/jobs?per_page=2", headers: { "Accept-Encoding": "gzip" } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ encoding: res.headers["content-encoding"], vary: res.headers["vary"], bytes: Buffer.concat(chunks) }));
+      });
+      req.on("error", reject);
+      req.end();
+    });
+    expect(body.encoding).toBe("gzip");
+    expect(body.vary?.toLowerCase()).toContain("accept-encoding");
+    expect((JSON.parse(gunzipSync(body.bytes).toString()) as { ID: string }[]).map((j) => j.ID)).toEqual(["job-01", "job-02"]);
+  });
+
+  it.each([
+    ["per_page=a", "Expect a number for `per_page` query string parameter"],
+    ["per_page=-1", "`per_page` must be a positive integer"],
+    ["stale=random", "Expect `true` or `false` for `stale` query string parameter"],
+    ["wait=10", "Invalid wait time"],
+    ["index=-1", "Invalid index"],
+    ["index=foo", "Invalid index"],
+    ["region=elsewhere", 'No path to region "elsewhere"'],
+    ["prefix=job&filter=Status%20%3D%3D%20%22running%22", "Filter expression cannot be used with other filter parameters"],
+  ])("400 with a plain-text message for %s", async (query, message) => {
+    const res = await fetch(`${server.base}/v1/jobs?${query}`);
+    expect(res.status).toBe(400);
+    expect(res.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    expect(await res.text()).toBe(message);
+  });
+
+  it("accepts stale, its own region and next_token given twice (the first counts)", async () => {
+    expect(await ids(await fetch(`${server.base}/v1/jobs?stale&region=global&per_page=1`))).toEqual(["job-01"]);
+    expect(await ids(await fetch(`${server.base}/v1/jobs?stale=true&per_page=1&next_token=default.job-05&next_token=default.job-01`))).toEqual(["job-05"]);
+  });
+
+  it("404 with an empty body for unknown routes, 405 for wrong methods", async () => {
+    for (const path of ["/v1/unknown/endpoint", "/v1/jobs/", "/v1/deployments/x", "/"]) {
+      const res = await fetch(`${server.base}${path}`);
+      expect([path, res.status]).toEqual([path, 404]);
+      expect(await res.text()).toBe("");
+    }
+    for (const [method, path] of [["DELETE", "/v1/jobs"], ["PATCH", "/v1/jobs"], ["HEAD", "/v1/jobs"], ["OPTIONS", "/v1/jobs"], ["PUT", "/v1/deployments"], ["POST", "/v1/deployments"]] as const) {
+      const res = await fetch(`${server.base}${path}`, { method });
+      expect([method, path, res.status]).toEqual([method, path, 405]);
+      if (method !== "HEAD") expect(await res.text()).toBe("Invalid method");
+    }
+  });
+});
+
+describe("GET /v1/deployments pagination (the scheduler's own table)", () => {
+  let server: Awaited<ReturnType<typeof start>>;
+  beforeAll(async () => (server = await start()));
+  afterAll(async () => server.app.close());
+
+  it.each([
+    ["01 first page", "per_page=2", ["aaaa1111", "aaaaaa22"], `1003.aaaaaaaa${SUFFIX}`],
+    ["02 prefix tokens are IDs", "prefix=aaaa&per_page=2", ["aaaa1111", "aaaaaa22"], `aaaaaaaa${SUFFIX}`],
+    ["03 second page", `per_page=2&next_token=1003.aaaaaaaa${SUFFIX}`, ["aaaaaaaa", "aaaaaabb"], `1005.aaaaaacc${SUFFIX}`],
+    ["04 prefix, second page", `prefix=aaaa&per_page=2&next_token=aaaaaabb${SUFFIX}`, ["aaaaaabb", "aaaaaacc"], `aaaaaadd${SUFFIX}`],
+    ["05 all namespaces", `namespace=*&per_page=2&next_token=1002.aaaaaa33${SUFFIX}`, ["aaaaaa33", "aaaaaaaa"], `1004.aaaaaabb${SUFFIX}`],
+    ["06 prefix without match", "prefix=cccc&per_page=2", [], null],
+    ["13 CreateIndex compares as a number", `per_page=1&next_token=1007.00000111${SUFFIX}`, ["00000111"], `1009.bbbb1111${SUFFIX}`],
+    ["14 token of a missing deployment", "per_page=1&next_token=1008.e9522802-0cd8-4b1d-9c9e-ab3d97938371", ["bbbb1111"], null],
+    ["15 all namespaces with prefix", `namespace=*&prefix=aaaa&per_page=2&next_token=aaaaaa33${SUFFIX}`, ["aaaaaa33", "aaaaaaaa"], `aaaaaabb${SUFFIX}`],
+    ["reverse", "namespace=*&reverse=true&per_page=3", ["bbbb1111", "00000111", "aaaaaadd"], `1005.aaaaaacc${SUFFIX}`],
+    ["negative CreateIndex skips everything", "next_token=-5.x", [], null],
+  ])("%s", async (_name, query, expected, next) => {
+    const res = await fetch(`${server.base}/v1/deployments?${query}`);
+    expect((await ids(res)).map(short)).toEqual(expected);
+    expect(res.headers.get("x-svc-nexttoken")).toBe(next);
+    expect(res.headers.get("x-svc-index")).toBe("1009");
+  });
+
+  it.each([
+    ["aaa", "index error: Input (without hyphens) must be even length"],
+    ["zz", "index error: Invalid UUID: encoding/hex: invalid byte: U+007A 'z'"],
+  ])("a prefix that is not partial-UUID hex (%s) is a 400", async (prefix, message) => {
+    const res = await fetch(`${server.base}/v1/deployments?prefix=${prefix}`);
+    expect(res.status).toBe(400);
+    expect(await res.text()).toBe(message);
+  });
+});
+
+describe("a new state", () => {
+  it("starts at index 1", async () => {
+    const server = await start(undefined, {});
+    try {
+      for (const path of ["/v1/jobs", "/v1/deployments"]) {
+        const res = await fetch(`${server.base}${path}`);
+        expect(await res.text()).toBe("[]");
+        expect(res.headers.get("x-svc-index")).toBe("1");
+      }
+    } finally {
+      await server.app.close();
+    }
+  });
+});
+
+describe("ACL tokens", () => {
+  let server: Awaited<ReturnType<typeof start>>;
+  beforeAll(async () => (server = await start(TOKENS)));
+  afterAll(async () => server.app.close());
+
+  const get = (path: string, headers: Record<string, string> = {}) => fetch(`${server.base}${path}`, { headers });
+
+  it("403 without a token, with an unknown one, or without job:read", async () => {
+    for (const headers of [{}, { "X-Svc-Token": "nope" }, { Authorization: "Bearer nope" }, { "X-Svc-Token": "agent-only" }, { Authorization: "mgmt-secret" }]) {
+      const res = await get("/v1/jobs", headers);
+      expect(res.status).toBe(403);
+      expect(await res.text()).toBe("Permission denied");
+      expect((await get("/v1/deployments", headers)).status).toBe(403);
+    }
+  });
+
+  it("reads with X-Svc-Token or Authorization: Bearer", async () => {
+    expect(await ids(await get("/v1/jobs", { "X-Svc-Token": " reader " }))).toHaveLength(6);
+    expect(await ids(await get("/v1/jobs", { Authorization: "bearer mgmt-secret" }))).toHaveLength(6);
+    // A non-empty X-Svc-Token wins over Authorization.
+    expect((await get("/v1/jobs", { "X-Svc-Token": "agent-only", Authorization: "Bearer reader" })).status).toBe(403);
+  });
+
+  it("job:read@NS reads that namespace only; with namespace=* it sees only its namespaces", async () => {
+    const h = { "X-Svc-Token": "nondefault-reader" };
+    expect((await get("/v1/jobs", h)).status).toBe(403);
+    expect(await ids(await get("/v1/jobs?namespace=non-default", h))).toEqual(["job-03"]);
+    expect(await ids(await get("/v1/jobs?namespace=*", h))).toEqual(["job-03"]);
+    expect((await ids(await get("/v1/deployments?namespace=*", h))).map(short)).toEqual(["aaaaaa33"]);
+  });
+
+  it("bad parameters are reported before the token is checked", async () => {
+    expect((await get("/v1/jobs?per_page=x")).status).toBe(400);
+  });
+});
