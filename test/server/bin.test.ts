@@ -1,0 +1,207 @@
+import { spawn } from "node:child_process";
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+
+// The filter-server bin as a child process: real arguments, real signals, real exit codes.
+const ROOT = join(import.meta.dirname, "../..");
+const children: ChildProcessWithoutNullStreams[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+});
+
+interface Bin {
+  child: ChildProcessWithoutNullStreams;
+  api: string;
+  ops: string;
+  output: () => string;
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+function run(args: string[]): { child: ChildProcessWithoutNullStreams; output: () => string; exit: Bin["exit"] } {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts", ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1" } });
+  children.push(child);
+  let output = "";
+  child.stdout.on("data", (d: Buffer) => (output += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (output += d.toString()));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+  return { child, output: () => output, exit };
+}
+
+/** Starts the bin and waits for its "listening" log line. */
+async function start(args: string[]): Promise<Bin> {
+  const bin = run(["--port", "0", "--ops-port", "0", ...args]);
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    for (const line of bin.output().split("\n")) {
+      if (!line.startsWith("{")) continue;
+      const entry = JSON.parse(line) as { api?: string; ops?: string };
+      if (entry.api !== undefined && entry.ops !== undefined) return { ...bin, api: entry.api, ops: entry.ops };
+    }
+    const exited = await Promise.race([bin.exit.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 50))]);
+    if (exited) throw new Error(`server exited early:\n${bin.output()}`);
+  }
+  throw new Error(`server did not start:\n${bin.output()}`);
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}
+
+function tempFile(name: string, content: string): string {
+  const path = join(mkdtempSync(join(tmpdir(), "filter-server-bin-")), name);
+  writeFileSync(path, content);
+  return path;
+}
+
+describe("filter-server", () => {
+  it("--help prints the usage and exits 0", async () => {
+    const bin = run(["--help"]);
+    expect((await bin.exit).code).toBe(0);
+    expect(bin.output()).toContain("Usage: filter-server [options]");
+    for (const flag of ["--bind", "--port", "--ops-port", "--data", "--acl-tokens", "--enable-debug", "--data-dir", "--graceful-shutdown-wait", "--config", "--mode"]) {
+      expect(bin.output()).toContain(flag);
+    }
+  });
+
+  it("an unknown option or a bad value exits 2 with a message", async () => {
+    for (const args of [["--nope"], ["--port", "http"], ["--mode", "both"], ["--graceful-shutdown-wait", "5"]]) {
+      const bin = run(args);
+      expect((await bin.exit).code).toBe(2);
+      expect(bin.output()).toMatch(/^filter-server: /);
+    }
+  });
+
+  it("serves the demo data set and logs where it listens", async () => {
+    const bin = await start([]);
+    expect(bin.output()).toMatch(/"msg":"filter-server listening on http:\/\/127\.0\.0\.1:\d+/);
+    const jobs = (await (await fetch(`${bin.api}/v1/jobs?namespace=*`)).json()) as { Type: string; Status: string; Namespace: string }[];
+    expect(jobs.length).toBeGreaterThanOrEqual(200);
+    expect(new Set(jobs.map((j) => j.Type))).toEqual(new Set(["service", "batch", "system", "sysbatch"]));
+    expect(new Set(jobs.map((j) => j.Status))).toEqual(new Set(["pending", "running", "dead"]));
+    expect(new Set(jobs.map((j) => j.Namespace)).size).toBeGreaterThanOrEqual(3);
+    const deployments = (await (await fetch(`${bin.api}/v1/deployments?namespace=*`)).json()) as { Status: string; StatusDescription: string }[];
+    expect(new Set(deployments.map((d) => d.Status))).toEqual(new Set(["running", "paused", "failed", "successful", "cancelled", "initializing", "pending", "blocked", "unblocking"]));
+    expect(deployments.some((d) => d.Status === "cancelled" && d.StatusDescription === "Cancelled due to newer version of job")).toBe(true);
+    expect(deployments.some((d) => d.Status === "successful" && d.StatusDescription === "Deployment completed successfully")).toBe(true);
+    bin.child.kill("SIGTERM");
+    expect((await bin.exit).code).toBe(0);
+  });
+
+  it("--data replaces the demo set; a bad data file stops the start with a message", async () => {
+    const data = tempFile("data.json", JSON.stringify({ jobs: [{ ID: "only-job", Namespace: "default", Type: "batch", Status: "running" }], deployments: [] }));
+    const bin = await start(["--data", data]);
+    const jobs = (await (await fetch(`${bin.api}/v1/jobs?namespace=*`)).json()) as { ID: string }[];
+    expect(jobs.map((j) => j.ID)).toEqual(["only-job"]);
+    bin.child.kill("SIGINT");
+    expect((await bin.exit).code).toBe(0);
+
+    const bad = run(["--port", "0", "--ops-port", "0", "--data", tempFile("bad.json", JSON.stringify({ jobs: [{ ID: 7 }] }))]);
+    expect((await bad.exit).code).toBe(1);
+    expect(bad.output()).toContain("jobs[0].ID");
+  });
+
+  it("graceful shutdown: during the wait /health is 503 while /v1/jobs answers 200; then it exits 0", async () => {
+    const bin = await start(["--graceful-shutdown-wait", "2s"]);
+    expect((await fetch(`${bin.ops}/health`)).status).toBe(200);
+    const signalled = Date.now();
+    bin.child.kill("SIGTERM");
+    let sawDraining = false;
+    while (Date.now() - signalled < 1500) {
+      const health = await fetch(`${bin.ops}/health`);
+      if (health.status === 503) {
+        sawDraining = true;
+        expect((await fetch(`${bin.api}/v1/jobs?per_page=1`)).status).toBe(200);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(sawDraining).toBe(true);
+    expect(bin.child.exitCode).toBeNull();
+    const { code } = await bin.exit;
+    expect(code).toBe(0);
+    expect(Date.now() - signalled).toBeGreaterThanOrEqual(1900);
+    expect(bin.output()).toContain("server stopped");
+  });
+
+  it("graceful shutdown from the configuration file (HCL), with its listener addresses", async () => {
+    const [apiPort, opsPort] = [await freePort(), await freePort()];
+    const config = tempFile(
+      "controller.hcl",
+      `controller {
+  name = "ci-controller"
+  database { url = "env://FILTER_SERVER_TEST_DB" }
+  graceful_shutdown_wait_duration = "1s"
+}
+listener "tcp" {
+  address = "127.0.0.1:${apiPort}"
+  purpose = "api"
+  tls_disable = true
+}
+listener "tcp" {
+  address = "127.0.0.1:${opsPort}"
+  purpose = "ops"
+  tls_disable = true
+}
+`,
+    );
+    process.env["FILTER_SERVER_TEST_DB"] = "postgresql://127.0.0.1/none";
+    const bin = run(["--config", config]);
+    let up = false;
+    for (let i = 0; i < 200 && !up; i++) {
+      up = await fetch(`http://127.0.0.1:${opsPort}/health`).then((r) => r.status === 200, () => false);
+      if (!up) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(up).toBe(true);
+    expect((await fetch(`http://127.0.0.1:${apiPort}/v1/jobs?per_page=1`)).status).toBe(200);
+    const signalled = Date.now();
+    bin.child.kill("SIGINT");
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await fetch(`http://127.0.0.1:${opsPort}/health`)).status).toBe(503);
+    expect((await fetch(`http://127.0.0.1:${apiPort}/v1/deployments?per_page=1`)).status).toBe(200);
+    expect((await bin.exit).code).toBe(0);
+    expect(Date.now() - signalled).toBeGreaterThanOrEqual(900);
+  });
+
+  it("without a grace period a signal stops it at once, exit 0", async () => {
+    const bin = await start([]);
+    const t = Date.now();
+    bin.child.kill("SIGTERM");
+    expect((await bin.exit).code).toBe(0);
+    expect(Date.now() - t).toBeLessThan(5000);
+  });
+
+  it("--data-dir: nothing acknowledged is lost when the process is killed", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "filter-server-state-"));
+    const first = await start(["--data-dir", dir]);
+    const demoCount = ((await (await fetch(`${first.api}/v1/jobs?namespace=*`)).json()) as unknown[]).length;
+    const acknowledged: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await fetch(`${first.api}/v1/jobs`, { method: "PUT", body: JSON.stringify({ Job: { ID: `kept-${i}`, TaskGroups: [{ Name: "web", Count: 2 }] } }) });
+      expect(res.status).toBe(200);
+      acknowledged.push(((await res.json()) as { Index: number }).Index);
+    }
+    first.child.kill("SIGKILL");
+    expect((await first.exit).signal).toBe("SIGKILL");
+
+    const second = await start(["--data-dir", dir]);
+    const jobs = (await (await fetch(`${second.api}/v1/jobs?namespace=*`)).json()) as { ID: string }[];
+    expect(jobs.length).toBe(demoCount + 5);
+    for (let i = 0; i < 5; i++) expect(jobs.map((j) => j.ID)).toContain(`kept-${i}`);
+    const res = await fetch(`${second.api}/v1/jobs?prefix=kept-`);
+    expect(Number(res.headers.get("x-svc-index"))).toBe(acknowledged[4]);
+    const deployments = (await (await fetch(`${second.api}/v1/deployments?namespace=*`)).json()) as { JobID: string }[];
+    expect(deployments.filter((d) => d.JobID.startsWith("kept-"))).toHaveLength(5);
+    // The index goes on from where it was.
+    const next = await fetch(`${second.api}/v1/jobs`, { method: "PUT", body: JSON.stringify({ Job: { ID: "after-restart", TaskGroups: [{ Name: "web" }] } }) });
+    expect(((await next.json()) as { Index: number }).Index).toBe((acknowledged[4] as number) + 1);
+    second.child.kill("SIGTERM");
+    expect((await second.exit).code).toBe(0);
+  });
+});
