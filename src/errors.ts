@@ -158,10 +158,16 @@ export class FilterTypeError extends FilterError {
   readonly code: TypeErrorCode;
   /** A suggested replacement for the offending text, when there is one (did-you-mean). */
   readonly suggestion: string | undefined;
-  constructor(code: TypeErrorCode, summary: string, source: string, span: Span, suggestion?: string) {
+  /**
+   * True when the expression fails on every record (what `compile` rejects); false for a problem in a
+   * part that some records may never reach, which the reference only reports when it gets there.
+   */
+  readonly alwaysFails: boolean;
+  constructor(code: TypeErrorCode, summary: string, source: string, span: Span, suggestion?: string, alwaysFails = true) {
     super(summary, source, span);
     this.code = code;
     this.suggestion = suggestion;
+    this.alwaysFails = alwaysFails;
   }
 }
 

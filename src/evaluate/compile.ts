@@ -1,0 +1,633 @@
+/**
+ * The optimizing compiler: AST → closures (no `eval`, no `new Function`). Every step keeps the
+ * interpreter's results and errors:
+ * - literals are converted once to every Go type they can meet;
+ * - selector paths become chains of own-property reads specialised by the static type of each step;
+ * - `not` is folded into the operator (`not a == 1` ≡ `a != 1`, missing keys included) and double
+ *   negation disappears;
+ * - each operator gets a closure specialised to the static type of its operand (with a schema, type
+ *   checks that cannot fail are dropped);
+ * - `and`/`or` chains run as flat loops, and, with a schema, runs of operands that can never raise an
+ *   error are reordered cheapest first;
+ * - regular expressions are compiled once, with exact fast paths for plain literals.
+ */
+import type { CollectionExpr, Expr, MatchExpr } from "../syntax/ast.js";
+import { selectorSource } from "../syntax/parser.js";
+import {
+  COLLECTION_MISSING,
+  OPERATORS,
+  contains,
+  conversionError,
+  describeKind,
+  equal,
+  evalError,
+  isEmpty,
+  isNil,
+  literalValue,
+  matches,
+  regexError,
+  stepError,
+  type LiteralValue,
+  type OperatorInfo,
+  type Site,
+} from "../semantics/operators.js";
+import type { Type } from "../semantics/schema.js";
+import { MISSING, concrete, elementType, isObject, kindOf, step, typed, walk, type Typed } from "../semantics/select.js";
+import { isFailure } from "../semantics/values.js";
+import { boundNames, selectorKeys, selectorPrefix, walkReporter, type EvaluateOptions } from "./common.js";
+import { compilePattern } from "./regex.js";
+
+/** Values bound by collection expressions, by slot. */
+type Frame = Typed[];
+/** A compiled predicate. */
+export type Predicate = (datum: unknown, frame: Frame) => boolean;
+/** A compiled selector: the typed value it reaches, or `MISSING`. */
+type Reader = (datum: unknown, frame: Frame) => unknown;
+
+/** A readable description of the compiled plan, for `--explain`. */
+export interface PlanNode {
+  readonly label: string;
+  /** Relative cost estimate used to order operands. */
+  readonly cost: number;
+  /** True when the node can never raise an evaluation error. */
+  readonly infallible: boolean;
+  readonly children: readonly PlanNode[];
+}
+
+interface Compiled {
+  readonly run: Predicate;
+  readonly plan: PlanNode;
+}
+
+interface Env {
+  readonly source: string;
+  readonly root: Type;
+  readonly options: EvaluateOptions;
+  /** Bound names → frame slot, innermost last. */
+  readonly scope: readonly { name: string; slot: number; type: Type | undefined }[];
+  slots: number;
+}
+
+/** The result of compiling a whole expression. */
+export interface CompiledProgram {
+  readonly run: (datum: unknown) => boolean;
+  readonly plan: PlanNode;
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
+const NO_FRAME: Frame = [];
+
+/** Compiles `ast` (parsed from `source`) for data of type `root`. */
+export function compileAst(ast: Expr, source: string, root: Type, options: EvaluateOptions = {}): CompiledProgram {
+  const env: Env = { source, root, options, scope: [], slots: 0 };
+  const c = compileExpr(ast, env, false);
+  const run = c.run;
+  const rootValue = rootNormalizer(root);
+  if (env.slots === 0) return { run: (d) => run(rootValue(d), NO_FRAME), plan: c.plan };
+  const slots = env.slots;
+  return { run: (d) => run(rootValue(d), new Array<Typed>(slots)), plan: c.plan };
+}
+
+function rootNormalizer(root: Type): (d: unknown) => unknown {
+  if (root.kind === "record") return (d) => (isObject(d) ? d : typed(root, undefined));
+  return (d) => typed(root, d);
+}
+
+function compileExpr(e: Expr, env: Env, negate: boolean): Compiled {
+  switch (e.kind) {
+    case "not":
+      return compileExpr(e.operand, env, !negate);
+    case "match":
+      return compileMatch(e, env, negate);
+    case "collection": {
+      const c = compileCollection(e, env);
+      if (!negate) return c;
+      const run = c.run;
+      return { run: (d, f) => !run(d, f), plan: { ...c.plan, label: `not ${c.plan.label}` } };
+    }
+    case "and":
+    case "or": {
+      // De Morgan keeps negation at the leaves: not (a and b) ≡ not a or not b, errors included.
+      const isAnd = (e.kind === "and") !== negate;
+      const parts = e.operands.map((o) => compileExpr(o, env, negate));
+      return junction(isAnd, reorder(parts));
+    }
+  }
+}
+
+/** Sorts each run of consecutive infallible operands by cost; fallible ones keep their place. */
+function reorder(parts: Compiled[]): Compiled[] {
+  const out: Compiled[] = [];
+  let run: Compiled[] = [];
+  const flush = () => {
+    run.sort((a, b) => a.plan.cost - b.plan.cost);
+    out.push(...run);
+    run = [];
+  };
+  for (const p of parts) {
+    if (p.plan.infallible) run.push(p);
+    else {
+      flush();
+      out.push(p);
+    }
+  }
+  flush();
+  return out;
+}
+
+function junction(isAnd: boolean, parts: Compiled[]): Compiled {
+  const plan: PlanNode = {
+    label: isAnd ? "and" : "or",
+    cost: parts.reduce((s, p) => s + p.plan.cost, 0),
+    infallible: parts.every((p) => p.plan.infallible),
+    children: parts.map((p) => p.plan),
+  };
+  const runs = parts.map((p) => p.run);
+  if (runs.length === 2) {
+    const [a, b] = runs as [Predicate, Predicate];
+    return { run: isAnd ? (d, f) => a(d, f) && b(d, f) : (d, f) => a(d, f) || b(d, f), plan };
+  }
+  if (runs.length === 3) {
+    const [a, b, c] = runs as [Predicate, Predicate, Predicate];
+    return { run: isAnd ? (d, f) => a(d, f) && b(d, f) && c(d, f) : (d, f) => a(d, f) || b(d, f) || c(d, f), plan };
+  }
+  const n = runs.length;
+  if (isAnd) {
+    return {
+      run: (d, f) => {
+        for (let i = 0; i < n; i++) if (!runs[i]!(d, f)) return false;
+        return true;
+      },
+      plan,
+    };
+  }
+  return {
+    run: (d, f) => {
+      for (let i = 0; i < n; i++) if (runs[i]!(d, f)) return true;
+      return false;
+    },
+    plan,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Selectors
+
+/** Raw → typed value for a static type, specialised. */
+function normalizer(type: Type): (raw: unknown) => unknown {
+  switch (type.kind) {
+    case "string":
+      return (v) => (typeof v === "string" ? v : "");
+    case "bool":
+      return (v) => (typeof v === "boolean" ? v : false);
+    case "any":
+      return (v) => (v === undefined ? null : v);
+    default:
+      return (v) => typed(type, v);
+  }
+}
+
+interface CompiledSelector {
+  readonly read: Reader;
+  /** The static type of the value read (`any` when only known at run time). */
+  readonly type: Type;
+  /** True when reading can neither fail nor miss (a chain of record fields from the root). */
+  readonly infallible: boolean;
+  /** True when the type is known only at run time: `read` then returns a `Typed`. */
+  readonly dynamic: boolean;
+}
+
+/** One compiled step: typed value in, typed value (or `MISSING`) out; throws on failure. */
+type StepFn = (v: unknown) => unknown;
+
+function compileSelector(owner: MatchExpr | CollectionExpr, env: Env): CompiledSelector {
+  const sel = owner.selector;
+  const keys = selectorKeys(sel);
+  const site = { source: env.source, span: owner.span };
+  const unknown = "unknownValue" in env.options ? { value: env.options.unknownValue } : undefined;
+
+  // A selector that starts with a bound name reads from the frame.
+  const bound = sel.form === "path" ? findBound(env, keys[0]!) : undefined;
+  if (bound) {
+    const rest = keys.slice(1);
+    const slot = bound.slot;
+    const report = walkReporter(site, sel, 1);
+    const readTyped: Reader = (_d, f) => walk(f[slot]!, rest, report, unknown, 1);
+    const type = bound.type && !unknown ? staticWalk(bound.type, rest) : undefined;
+    if (type === undefined) return { read: readTyped, type: ANY_TYPE, infallible: false, dynamic: true };
+    const read: Reader = rest.length === 0 ? (_d, f) => f[slot]!.value : (d, f) => {
+      const r = readTyped(d, f) as Typed | typeof MISSING;
+      return r === MISSING ? r : r.value;
+    };
+    return { read, type, infallible: false, dynamic: false };
+  }
+
+  let type = env.root;
+  let infallible = true;
+  const steps: StepFn[] = [];
+  keys.forEach((key, i) => {
+    const last = i === keys.length - 1;
+    const parent = selectorPrefix(sel, i);
+    const fail = (f: Parameters<typeof stepError>[2]) => {
+      throw stepError(site, parent, f);
+    };
+    const c = concrete(type);
+    const nullable = type.kind === "pointer";
+    if (c.kind === "record" && !unknown) {
+      const fieldType = c.fields[key];
+      if (fieldType === undefined) {
+        steps.push(() => fail({ failure: "unknown-field", key, record: c.name }));
+        type = { kind: "any" };
+        infallible = false;
+        return;
+      }
+      const norm = normalizer(fieldType);
+      if (nullable) {
+        infallible = false;
+        steps.push((v) => (v === null ? fail({ failure: "invalid-path", key, kind: "invalid" }) : norm(hasOwn.call(v, key) ? (v as Record<string, unknown>)[key] : undefined)));
+      } else {
+        steps.push((v) => norm(hasOwn.call(v, key) ? (v as Record<string, unknown>)[key] : undefined));
+      }
+      type = fieldType;
+      return;
+    }
+    infallible = false;
+    if (c.kind === "map" && !unknown) {
+      const norm = normalizer(c.value);
+      const missing = last && i > 0;
+      steps.push((v) => {
+        if (v !== null && hasOwn.call(v, key)) return norm((v as Record<string, unknown>)[key]);
+        if (nullable && v === null) return fail({ failure: "invalid-path", key, kind: "invalid" });
+        return missing ? MISSING : fail({ failure: "missing-key", key });
+      });
+      type = c.value;
+      return;
+    }
+    if (c.kind === "any" && !unknown) {
+      const missing = last && i > 0;
+      steps.push((v) => {
+        if (typeof v === "object" && v !== null && !Array.isArray(v)) {
+          if (hasOwn.call(v, key)) {
+            const x = (v as Record<string, unknown>)[key];
+            return x === undefined ? null : x;
+          }
+          return missing ? MISSING : fail({ failure: "missing-key", key });
+        }
+        const s = step(c, v, key);
+        return "failure" in s ? fail(s) : s.value;
+      });
+      return;
+    }
+    // Lists, scalars, and anything with an unknown-value option: the general walk, one step.
+    const stepType = type;
+    steps.push((v) => {
+      const r = walk({ type: stepType, value: v }, [key], (f) => fail(f), unknown, i);
+      return r === MISSING ? r : r.value;
+    });
+    type = elementTypeOfStep(type, key, unknown !== undefined);
+  });
+  return { read: chain(steps), type, infallible, dynamic: false };
+}
+
+const ANY_TYPE: Type = { kind: "any" };
+
+/** The static type reached by `keys` from `type`, when every step is known at compile time. */
+function staticWalk(type: Type, keys: readonly string[]): Type | undefined {
+  let t = type;
+  for (const key of keys) {
+    const c = concrete(t);
+    if (c.kind === "record") {
+      const f = c.fields[key];
+      if (f === undefined) return undefined;
+      t = f;
+    } else if (c.kind === "map") t = c.value;
+    else if (c.kind === "list") t = c.elem;
+    else if (c.kind === "any") return c;
+    else return undefined;
+  }
+  return t;
+}
+
+/** The static type after stepping by `key` into a list or an unknown-value walk. */
+function elementTypeOfStep(type: Type, key: string, withUnknown: boolean): Type {
+  const c = concrete(type);
+  if (withUnknown) {
+    if (c.kind === "record") return c.fields[key] ?? { kind: "any" };
+    if (c.kind === "map") return { kind: "any" };
+  }
+  if (c.kind === "list") return c.elem;
+  return { kind: "any" };
+}
+
+function findBound(env: Env, name: string): { slot: number; type: Type | undefined } | undefined {
+  for (let i = env.scope.length - 1; i >= 0; i--) if (env.scope[i]!.name === name) return env.scope[i];
+  return undefined;
+}
+
+function chain(steps: StepFn[]): Reader {
+  switch (steps.length) {
+    case 1: {
+      const [a] = steps as [StepFn];
+      return (d) => a(d);
+    }
+    case 2: {
+      const [a, b] = steps as [StepFn, StepFn];
+      return (d) => {
+        const v = a(d);
+        return v === MISSING ? v : b(v);
+      };
+    }
+    case 3: {
+      const [a, b, c] = steps as [StepFn, StepFn, StepFn];
+      return (d) => {
+        let v = a(d);
+        if (v === MISSING) return v;
+        v = b(v);
+        return v === MISSING ? v : c(v);
+      };
+    }
+    default:
+      return (d) => {
+        let v = d;
+        for (const s of steps) {
+          v = s(v);
+          if (v === MISSING) return v;
+        }
+        return v;
+      };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Matches
+
+/** A test of a typed value: true/false, or throws. */
+type Test = (v: unknown) => boolean;
+
+function compileMatch(e: MatchExpr, env: Env, negate: boolean): Compiled {
+  const info = OPERATORS[e.op];
+  const negated = info.negated !== negate;
+  const missing = negate ? !info.missing : info.missing;
+  const site: Site = { source: env.source, span: e.span, selector: selectorSource(e.selector), op: e.op };
+  const sel = compileSelector(e, env);
+  const lit = literalValue(e.value?.text ?? "");
+  if (sel.dynamic) return dynamicMatch(e, sel.read, info.base, negated, missing, site, lit);
+  const { test, infallible, cost } = operatorTest(info.base, sel.type, site, lit, e);
+  const read = sel.read;
+  const shown = negate ? `not (${matchText(e)})` : matchText(e);
+  const plan: PlanNode = {
+    label: `${shown}   [${info.base} on ${typeLabel(sel.type)}${infallible && sel.infallible ? ", cannot fail" : ""}]`,
+    cost,
+    infallible: infallible && sel.infallible,
+    children: [],
+  };
+  let run: Predicate;
+  if (sel.infallible) {
+    run = negated ? (d, f) => !test(read(d, f)) : (d, f) => test(read(d, f));
+  } else if (negated) {
+    run = (d, f) => {
+      const v = read(d, f);
+      return v === MISSING ? missing : !test(v);
+    };
+  } else {
+    run = (d, f) => {
+      const v = read(d, f);
+      return v === MISSING ? missing : test(v);
+    };
+  }
+  return { run, plan };
+}
+
+/** A match whose operand's type is known only at run time (a bound name of a dynamic collection). */
+function dynamicMatch(e: MatchExpr, read: Reader, base: OperatorInfo["base"], negated: boolean, missing: boolean, site: Site, lit: LiteralValue): Compiled {
+  const pattern = base === "matches" ? compilePattern(e.value!.text) : undefined;
+  const test = (r: Typed): boolean => {
+    switch (base) {
+      case "equal":
+        return equal(site, r.type, r.value, lit);
+      case "in":
+        return contains(site, r.type, r.value, lit);
+      case "empty":
+        return isEmpty(site, r.type, r.value);
+      case "nil":
+        return isNil(site, r.type, r.value);
+      case "matches":
+        return matches(site, r.type, r.value, pattern!);
+    }
+  };
+  const run: Predicate = (d, f) => {
+    const r = read(d, f) as Typed | typeof MISSING;
+    if (r === MISSING) return missing;
+    return negated ? !test(r) : test(r);
+  };
+  return { run, plan: { label: `${matchText(e)}   [${base} on a bound value]`, cost: 3, infallible: false, children: [] } };
+}
+
+function matchText(e: MatchExpr): string {
+  const sel = selectorSource(e.selector);
+  if (!e.value) return `${sel} ${e.op}`;
+  return e.op === "in" || e.op === "not in" ? `${e.value.raw} ${e.op} ${sel}` : `${sel} ${e.op} ${e.value.raw}`;
+}
+
+function typeLabel(t: Type): string {
+  const c = concrete(t);
+  return t.kind === "pointer" ? `nullable ${c.kind}` : c.kind;
+}
+
+interface OperatorPlan {
+  readonly test: Test;
+  /** The test never throws for any value of the static type. */
+  readonly infallible: boolean;
+  readonly cost: number;
+}
+
+function operatorTest(base: OperatorInfo["base"], type: Type, site: Site, lit: LiteralValue, e: MatchExpr): OperatorPlan {
+  const nullable = type.kind === "pointer";
+  const c = concrete(type);
+  switch (base) {
+    case "equal":
+      return equalTest(type, site, lit);
+    case "in": {
+      if (c.kind === "string" && !nullable) {
+        const text = lit.text;
+        return { test: (v) => (v as string).includes(text), infallible: true, cost: 2 };
+      }
+      if (c.kind === "list" && concrete(c.elem).kind === "string" && !nullable) {
+        const text = lit.text;
+        return { test: (v) => v !== null && (v as string[]).includes(text), infallible: true, cost: 4 };
+      }
+      if (c.kind === "map" && !nullable) {
+        const text = lit.text;
+        return { test: (v) => v !== null && hasOwn.call(v, text), infallible: true, cost: 2 };
+      }
+      return { test: (v) => contains(site, type, v, lit), infallible: false, cost: 5 };
+    }
+    case "empty":
+      if (!nullable && (c.kind === "string" || c.kind === "list" || c.kind === "map")) {
+        return { test: (v) => isEmpty(site, type, v), infallible: true, cost: 2 };
+      }
+      return { test: (v) => isEmpty(site, type, v), infallible: false, cost: 2 };
+    case "nil":
+      if (type.kind === "pointer" || c.kind === "list" || c.kind === "map" || c.kind === "record") {
+        return { test: (v) => isNil(site, type, v), infallible: true, cost: 1 };
+      }
+      return { test: (v) => isNil(site, type, v), infallible: false, cost: 1 };
+    case "matches": {
+      const pattern = compilePattern(e.value!.text);
+      if (c.kind === "string" && !nullable && pattern.error === undefined) {
+        return { test: (v) => pattern.test(v as string), infallible: true, cost: 10 };
+      }
+      if (c.kind === "any" || c.kind === "string") {
+        return {
+          test: (v) => {
+            if (typeof v === "string") {
+              if (pattern.error !== undefined) throw regexError(site, pattern);
+              return pattern.test(v);
+            }
+            return matches(site, type, v, pattern);
+          },
+          infallible: false,
+          cost: 10,
+        };
+      }
+      return { test: (v) => matches(site, type, v, pattern), infallible: false, cost: 10 };
+    }
+  }
+}
+
+function equalTest(type: Type, site: Site, lit: LiteralValue): OperatorPlan {
+  const text = lit.text;
+  const nullable = type.kind === "pointer";
+  const c = concrete(type);
+  const generic: OperatorPlan = { test: (v) => equal(site, type, v, lit), infallible: false, cost: 2 };
+  if (nullable) return generic;
+  switch (c.kind) {
+    case "string":
+      return { test: (v) => v === text, infallible: true, cost: 1 };
+    case "bool": {
+      const b = lit.bool;
+      if (isFailure(b)) return generic;
+      return { test: (v) => v === b, infallible: true, cost: 1 };
+    }
+    case "int":
+    case "uint": {
+      const n = lit[c.kind];
+      if (isFailure(n)) return generic;
+      const asNumber = Number(n);
+      if (Number.isSafeInteger(asNumber)) {
+        return { test: (v) => (typeof v === "number" ? v === asNumber : v === n), infallible: true, cost: 1 };
+      }
+      return { test: (v) => (typeof v === "bigint" ? v === n : typeof v === "number" && Number.isInteger(v) && BigInt(v) === n), infallible: true, cost: 1 };
+    }
+    case "float": {
+      const x = lit.float;
+      if (isFailure(x)) return generic;
+      return { test: (v) => Number(v) === x, infallible: true, cost: 1 };
+    }
+    case "any": {
+      const x = lit.float;
+      const b = lit.bool;
+      return {
+        test: (v) => {
+          switch (typeof v) {
+            case "string":
+              return v === text;
+            case "number":
+              if (isFailure(x)) throw conversionError(site, x);
+              return v === x;
+            case "boolean":
+              if (isFailure(b)) throw conversionError(site, b);
+              return v === b;
+            default:
+              return equal(site, type, v, lit);
+          }
+        },
+        infallible: false,
+        cost: 2,
+      };
+    }
+    default:
+      return generic;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Collections
+
+function compileCollection(e: CollectionExpr, env: Env): Compiled {
+  const sel = compileSelector(e, env);
+  const staticType = sel.type;
+  const elemType = elementType(staticType);
+  const names = boundNames(e.binding);
+  const slots = names.map(() => env.slots++);
+  const c = concrete(staticType);
+  const isList = sel.dynamic ? undefined : c.kind === "list" ? true : c.kind === "map" ? false : undefined;
+  const inner: Env = {
+    ...env,
+    scope: [
+      ...env.scope,
+      ...names.map((n, i) => ({
+        name: n.name,
+        slot: slots[i]!,
+        type: staticBindingType(n.role, isList, elemType),
+      })),
+    ],
+  };
+  const body = compileExpr(e.body, inner, false);
+  // Slots allocated by the body live in the same frame.
+  env.slots = inner.slots;
+  const bodyRun = body.run;
+  const any = e.quantifier === "any";
+  const read = sel.read;
+  const source = env.source;
+  const roles = names.map((n) => n.role);
+  const selectorText = selectorSource(e.selector);
+  const dynamic = sel.dynamic;
+  const run: Predicate = (d, f) => {
+    const r = read(d, f);
+    if (r === MISSING) return COLLECTION_MISSING[e.quantifier];
+    const type = dynamic ? (r as Typed).type : staticType;
+    const v = dynamic ? (r as Typed).value : r;
+    const kind = kindOf(type, v);
+    if (kind !== "list" && kind !== "map") {
+      throw evalError({ source, span: e.selector.span }, "not-a-collection", `${selectorText} is ${describeKind(kind)}, not a list or a map; ${e.quantifier} needs one`);
+    }
+    const et = dynamic ? elementType(type) : elemType;
+    if (kind === "list") {
+      const list = (v ?? []) as unknown[];
+      for (let i = 0; i < list.length; i++) {
+        const element: Typed = { type: et, value: typed(et, list[i]) };
+        for (let j = 0; j < roles.length; j++) {
+          const role = roles[j];
+          f[slots[j]!] = role === "index" ? { type: INT, value: i } : element;
+        }
+        if (bodyRun(d, f) === any) return any;
+      }
+    } else {
+      const map = (v ?? {}) as Record<string, unknown>;
+      for (const key of Object.keys(map)) {
+        const keyValue: Typed = { type: STRING, value: key };
+        for (let j = 0; j < roles.length; j++) {
+          const role = roles[j];
+          f[slots[j]!] = role === "value" ? { type: et, value: typed(et, map[key]) } : keyValue;
+        }
+        if (bodyRun(d, f) === any) return any;
+      }
+    }
+    return !any;
+  };
+  return {
+    run,
+    plan: { label: `${e.quantifier} ${selectorText} as ${names.map((n) => n.name).join(", ")}`, cost: 20 + body.plan.cost, infallible: false, children: [body.plan] },
+  };
+}
+
+const INT: Type = { kind: "int" };
+const STRING: Type = { kind: "string" };
+
+/** The static type of a bound name, when the collection's kind is known at compile time. */
+function staticBindingType(role: "default" | "index" | "value", isList: boolean | undefined, elemType: Type): Type | undefined {
+  if (isList === undefined) return undefined;
+  if (role === "value" || (role === "default" && isList)) return elemType;
+  return isList ? INT : STRING;
+}

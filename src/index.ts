@@ -1,0 +1,125 @@
+/**
+ * filter-expr: the scheduler's filter-expression language (go-bexpr), compiled to fast closures that
+ * answer exactly as the reference library does.
+ *
+ * ```ts
+ * import { compile, schemas } from "filter-expr";
+ * const f = compile('Status == "running" and "dc1" in Datacenters', { schema: schemas.job });
+ * const running = f.filter(jobs);
+ * ```
+ */
+import { compileAst, type CompiledProgram, type PlanNode } from "./evaluate/compile.js";
+import type { EvaluateOptions } from "./evaluate/common.js";
+import { interpret } from "./evaluate/interpret.js";
+import { checkAst } from "./semantics/check.js";
+import { ANY, type Schema, type Type } from "./semantics/schema.js";
+import type { Ast } from "./syntax/ast.js";
+import { DEFAULT_PARSE_OPTIONS, parse, type ParseOptions } from "./syntax/parse.js";
+import { print } from "./syntax/print.js";
+
+export { parse, print, DEFAULT_PARSE_OPTIONS };
+export type { ParseOptions };
+export type { Ast, Binding, CollectionExpr, Expr, Literal, MatchExpr, MatchOp, Segment, Selector, Span, AndExpr, OrExpr, NotExpr } from "./syntax/ast.js";
+export {
+  FilterError,
+  FilterSyntaxError,
+  FilterTypeError,
+  FilterEvaluationError,
+  renderCodeFrame,
+  type FilterErrorCode,
+  type SyntaxErrorCode,
+  type TypeErrorCode,
+  type EvaluationErrorCode,
+} from "./errors.js";
+export { schemas, t, typeName, type Schema, type Type, type RecordType } from "./semantics/schema.js";
+export { checkAst } from "./semantics/check.js";
+export { interpret } from "./evaluate/interpret.js";
+export type { EvaluateOptions } from "./evaluate/common.js";
+export type { PlanNode } from "./evaluate/compile.js";
+export { parseJson } from "./json.js";
+
+/** Options of `compile`. */
+export interface CompileOptions extends ParseOptions, EvaluateOptions {
+  /**
+   * The record type of the data (e.g. `schemas.job`). Without one, data is plain JSON as the reference
+   * sees decoded JSON. With one, data is read as the reference reads the server's Go structs, and
+   * mistakes that fail on every record are `FilterTypeError`s at compile time.
+   */
+  schema?: Schema;
+  /**
+   * With a schema, reject at compile time what fails on every record (`FilterTypeError`). Default true;
+   * false keeps exactly the reference's behaviour (the same mistakes fail at evaluation).
+   */
+  check?: boolean;
+}
+
+/** A compiled filter: evaluate it against one datum, or filter a list. */
+export interface Filter<T = unknown> {
+  /** The expression text. */
+  readonly expression: string;
+  /** The parsed expression. */
+  readonly ast: Ast;
+  /** The schema the filter was compiled for, if any. */
+  readonly schema: Schema | undefined;
+  /** True when the datum matches. Throws `FilterEvaluationError` where the reference fails. */
+  evaluate(datum: T): boolean;
+  /** The matching items, in order. The first evaluation error throws. */
+  filter<U extends T>(items: Iterable<U>): U[];
+  /** The optimized plan, for people (`filter-check --explain`). */
+  readonly plan: PlanNode;
+}
+
+class CompiledFilter<T> implements Filter<T> {
+  readonly expression: string;
+  readonly ast: Ast;
+  readonly schema: Schema | undefined;
+  readonly plan: PlanNode;
+  readonly evaluate: (datum: T) => boolean;
+
+  constructor(expression: string, ast: Ast, schema: Schema | undefined, program: CompiledProgram) {
+    this.expression = expression;
+    this.ast = ast;
+    this.schema = schema;
+    this.plan = program.plan;
+    this.evaluate = program.run as (datum: T) => boolean;
+  }
+
+  filter<U extends T>(items: Iterable<U>): U[] {
+    const run = this.evaluate;
+    const out: U[] = [];
+    if (Array.isArray(items)) {
+      for (let i = 0; i < items.length; i++) {
+        const item = items[i] as U;
+        if (run(item)) out.push(item);
+      }
+      return out;
+    }
+    for (const item of items) if (run(item)) out.push(item);
+    return out;
+  }
+}
+
+/**
+ * Compiles a filter expression. Throws `FilterSyntaxError` for text that is not a valid expression
+ * (or exceeds a limit) and, with a schema, `FilterTypeError` for a mistake that fails on every record.
+ */
+export function compile<T = unknown>(expression: string, options: CompileOptions = {}): Filter<T> {
+  const ast = parse(expression, options);
+  const type: Type = options.schema ?? ANY;
+  const evaluateOptions: EvaluateOptions = "unknownValue" in options ? { unknownValue: options.unknownValue } : {};
+  if (options.schema && options.check !== false) {
+    const first = checkAst(ast, expression, options.schema, { unknownValue: "unknownValue" in options }).find((e) => e.alwaysFails);
+    if (first) throw first;
+  }
+  return new CompiledFilter<T>(expression, ast, options.schema, compileAst(ast, expression, type, evaluateOptions));
+}
+
+/**
+ * Evaluates an expression once with the reference interpreter (no compilation, no static checks).
+ * Meant for tests and tools; use `compile` for speed.
+ */
+export function evaluate(expression: string, datum: unknown, options: CompileOptions = {}): boolean {
+  const ast = parse(expression, options);
+  const evaluateOptions: EvaluateOptions = "unknownValue" in options ? { unknownValue: options.unknownValue } : {};
+  return interpret(ast, expression, datum, options.schema ?? ANY, evaluateOptions);
+}

@@ -1,0 +1,222 @@
+/**
+ * Static checks against a schema: an unknown field (with a did-you-mean), a match whose operator
+ * cannot apply to the field's type or whose literal cannot convert to it (when the selector cannot end
+ * in a missing map key, which would answer without error), and an invalid regular expression.
+ *
+ * Each finding says whether it fails on every record (`alwaysFails`): the match is evaluated for every
+ * record (it is not behind a short-circuit or inside a collection body) and fails whenever it is.
+ * `compile` rejects only those; the others keep the reference's lazy behaviour and are for linters.
+ */
+import { FilterTypeError, type Span } from "../errors.js";
+import type { CollectionExpr, Expr, MatchExpr, Selector } from "../syntax/ast.js";
+import { selectorSource } from "../syntax/parser.js";
+import { compilePattern } from "../evaluate/regex.js";
+import { OPERATORS, literalValue } from "./operators.js";
+import { typeName, type Type } from "./schema.js";
+import { concrete } from "./select.js";
+import { isFailure } from "./values.js";
+
+/** Options of the check. */
+export interface CheckOptions {
+  /** With an unknown value for missing keys, unknown fields are not errors. */
+  readonly unknownValue?: boolean;
+}
+
+interface Scope {
+  readonly name: string;
+  readonly type: Type | undefined;
+  readonly next: Scope | undefined;
+}
+
+/** All static type errors of `ast` against `schema`, in source order. */
+export function checkAst(ast: Expr, source: string, schema: Type, options: CheckOptions = {}): FilterTypeError[] {
+  const errors: FilterTypeError[] = [];
+  /** Whether the node being checked is evaluated for every record. */
+  let always = true;
+  const report = (code: FilterTypeError["code"], message: string, span: Span, suggestion?: string, certain = always) =>
+    errors.push(new FilterTypeError(code, message, source, span, suggestion, certain));
+  const visit = (e: Expr, scope: Scope | undefined): void => {
+    switch (e.kind) {
+      case "not":
+        return visit(e.operand, scope);
+      case "and":
+      case "or": {
+        const outer = always;
+        e.operands.forEach((o, i) => {
+          always = outer && i === 0;
+          visit(o, scope);
+        });
+        always = outer;
+        return;
+      }
+      case "match":
+        checkMatch(e, resolve(e.selector, scope));
+        if (e.op === "matches" || e.op === "not matches") {
+          const p = compilePattern(e.value!.text);
+          if (p.error !== undefined) {
+            report("invalid-regex", `invalid regular expression ${JSON.stringify(p.source)}: ${p.error}`, e.value!.span, undefined, false);
+          }
+        }
+        return;
+      case "collection":
+        visitCollection(e, scope);
+        return;
+    }
+  };
+
+  /** The static type a selector reaches, whether it can end in a missing key, or undefined if unknown. */
+  const resolve = (sel: Selector, scope: Scope | undefined): { type: Type; mayMiss: boolean } | undefined => {
+    let type: Type | undefined = schema;
+    let segments = sel.segments;
+    let taken = 0;
+    if (sel.form === "path") {
+      for (let s = scope; s; s = s.next) {
+        if (s.name === segments[0]?.name) {
+          type = s.type;
+          segments = segments.slice(1);
+          taken = 1;
+          break;
+        }
+      }
+    }
+    if (type === undefined) return undefined;
+    let mayMiss = false;
+    for (let i = 0; i < segments.length; i++) {
+      const seg = segments[i]!;
+      const c: Type = concrete(type);
+      if (c.kind === "record") {
+        const field: Type | undefined = c.fields[seg.name];
+        if (field === undefined) {
+          if (!options.unknownValue) {
+            const suggestion = didYouMean(seg.name, Object.keys(c.fields));
+            report(
+              "unknown-field",
+              `${JSON.stringify(seg.name)} is not a field of ${c.name}${suggestion ? `; did you mean ${JSON.stringify(suggestion)}?` : ""}`,
+              sel.form === "pointer" ? sel.span : seg.span,
+              suggestion,
+            );
+          }
+          return undefined;
+        }
+        type = field;
+      } else if (c.kind === "map") {
+        mayMiss = i === segments.length - 1 && i + taken > 0;
+        type = c.value;
+      } else if (c.kind === "list") {
+        type = c.elem;
+      } else if (c.kind === "any") {
+        return undefined;
+      } else {
+        report("not-a-record", `${selectorSource({ ...sel, segments: sel.segments.slice(0, i + taken) })} is a ${typeName(c)} and has no ${JSON.stringify(seg.name)}`, sel.span);
+        return undefined;
+      }
+    }
+    if (options.unknownValue) mayMiss = true;
+    return { type, mayMiss };
+  };
+
+  const checkMatch = (e: MatchExpr, target: { type: Type; mayMiss: boolean } | undefined): void => {
+    if (!target || target.mayMiss) return;
+    const problem = impossible(e, target.type);
+    if (problem) report(problem.code, problem.message, problem.span ?? e.span);
+  };
+
+  const visitCollection = (e: CollectionExpr, scope: Scope | undefined): void => {
+    const target = resolve(e.selector, scope);
+    let elem: Type | undefined;
+    let index: Type | undefined;
+    if (target) {
+      const c = concrete(target.type);
+      if (c.kind === "list") [elem, index] = [c.elem, { kind: "int" }];
+      else if (c.kind === "map") [elem, index] = [c.value, { kind: "string" }];
+      else if (c.kind !== "any" && !target.mayMiss) {
+        report("operator-not-applicable", `${selectorSource(e.selector)} is a ${typeName(target.type)}, not a list or a map; ${e.quantifier} needs one`, e.selector.span);
+      }
+    }
+    let inner = scope;
+    const b = e.binding;
+    const isList = target ? concrete(target.type).kind === "list" : false;
+    const bind = (name: string, type: Type | undefined) => (inner = { name, type, next: inner });
+    if (b.mode === "default") bind(b.name, isList ? elem : index);
+    if (b.mode === "index" || b.mode === "index-value") bind(b.index, index);
+    if (b.mode === "value" || b.mode === "index-value") bind(b.value, elem);
+    // The body runs once per element: possibly never.
+    const outer = always;
+    always = false;
+    visit(e.body, inner);
+    always = outer;
+  };
+
+  visit(ast, undefined);
+  return errors;
+}
+
+/** Why a match can never evaluate without error on a value of static type `type`, if it cannot. */
+function impossible(e: MatchExpr, type: Type): { code: "operator-not-applicable" | "invalid-literal"; message: string; span?: Span } | undefined {
+  const base = OPERATORS[e.op].base;
+  const c = concrete(type);
+  const nullable = type.kind === "pointer";
+  const sel = selectorSource(e.selector);
+  const what = `${sel} is a ${typeName(type)}${nullable ? " (or null)" : ""}`;
+  const cannot = (needs: string) => ({ code: "operator-not-applicable" as const, message: `${what}; ${e.op} needs ${needs}`, span: e.opSpan });
+  const lit = literalValue(e.value?.text ?? "");
+  const badLiteral = (kind: "int" | "uint" | "float" | "bool") => {
+    const v = lit[kind];
+    if (!isFailure(v)) return undefined;
+    return { code: "invalid-literal" as const, message: `${JSON.stringify(lit.text)} is not a valid ${typeName({ kind } as Type)} for ${sel}`, span: e.value?.span };
+  };
+  const primitive = (k: string) => k === "int" || k === "uint" || k === "float" || k === "bool";
+  switch (base) {
+    case "equal":
+      if (c.kind === "record" || c.kind === "list" || c.kind === "map") return cannot("a string, number or bool");
+      if (!nullable && primitive(c.kind)) return badLiteral(c.kind as "int");
+      return undefined;
+    case "in":
+      if (nullable) return c.kind === "record" ? cannot("a string, a list or a map") : undefined;
+      if (primitive(c.kind) || c.kind === "record") return cannot("a string, a list or a map");
+      if (c.kind === "list") {
+        const elem = concrete(c.elem);
+        if (elem.kind === "record" || elem.kind === "list" || elem.kind === "map") return cannot("a list of strings, numbers or bools");
+        if (primitive(elem.kind)) return badLiteral(elem.kind as "int");
+      }
+      return undefined;
+    case "empty":
+      if (primitive(c.kind) || c.kind === "record") return cannot("a string, a list or a map");
+      return undefined;
+    case "nil":
+      if (!nullable && (primitive(c.kind) || c.kind === "string")) return cannot("a record, a list, a map or a value that may be null");
+      return undefined;
+    case "matches":
+      if (c.kind !== "string" && c.kind !== "any") return cannot("a string");
+      return undefined;
+  }
+}
+
+/** The closest candidate to `name` (case-insensitive equality first, then edit distance ≤ 2). */
+export function didYouMean(name: string, candidates: readonly string[]): string | undefined {
+  const lower = name.toLowerCase();
+  const exact = candidates.find((c) => c.toLowerCase() === lower);
+  if (exact) return exact;
+  let best: string | undefined;
+  let bestDistance = Math.max(2, Math.floor(name.length / 3)) + 1;
+  for (const c of candidates) {
+    const d = distance(lower, c.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [c, d];
+  }
+  return best;
+}
+
+/** Damerau–Levenshtein distance (optimal string alignment), so `Stauts` is one step from `Status`. */
+function distance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = v;
+    }
+  }
+  return d[a.length]![b.length]!;
+}
