@@ -228,7 +228,8 @@ describe("ACL tokens", () => {
   const get = (path: string, headers: Record<string, string> = {}) => fetch(`${server.base}${path}`, { headers });
 
   it("403 without a token, with an unknown one, or without job:read", async () => {
-    for (const headers of [{}, { "X-Svc-Token": "nope" }, { Authorization: "Bearer nope" }, { "X-Svc-Token": "agent-only" }, { Authorization: "mgmt-secret" }]) {
+    const attempts: Record<string, string>[] = [{}, { "X-Svc-Token": "nope" }, { Authorization: "Bearer nope" }, { "X-Svc-Token": "agent-only" }, { Authorization: "mgmt-secret" }];
+    for (const headers of attempts) {
       const res = await get("/v1/jobs", headers);
       expect(res.status).toBe(403);
       expect(await res.text()).toBe("Permission denied");
