@@ -73,7 +73,12 @@ export async function startAgent(options: AgentOptions = {}): Promise<Agent> {
       if (closed) return;
       closed = true;
       running.delete(agent);
-      await app.close();
+      const closing = app.close();
+      // fetch may leave a connection that never sends a request (it reconnects after an aborted
+      // stream); the listener would wait for it, so cut what is left once the close has begun.
+      const cut = setTimeout(() => app.server.closeAllConnections(), 200);
+      await closing;
+      clearTimeout(cut);
     },
   };
   running.add(agent);

@@ -83,6 +83,7 @@ export async function forward(
     if (value !== null) out[name] = value;
   }
   reply.raw.writeHead(response.status, out);
+  reply.raw.flushHeaders();
   try {
     const reader = response.body?.getReader();
     for (;;) {
