@@ -34,18 +34,15 @@ export function sharedParser(): FilterParser {
 /** What each rule expects, for messages about a failure inside it. */
 const EXPECTED: Readonly<Record<string, string>> = {
   filter: "an expression",
-  orExpr: "an expression",
-  andExpr: "an expression",
-  notExpr: "an expression",
+  expression: "a selector, a value, \"(\" or \"not\"",
   negation: "an expression",
-  primary: "a selector, a value or \"(\"",
   match: "a selector or a value",
   selectorTail: "an operator (==, !=, contains, not contains, matches, not matches, in, not in, is empty, is not empty, is nil, is not nil)",
   compareOp: "an operator",
   emptyOp: '"empty" or "nil"',
   inOp: '"in"',
   selectorAfterIn: "a selector",
-  collection: "a collection expression",
+  collectionHead: "a collection expression (any/all SELECTOR as NAME { ... })",
   binding: 'a name or "_"',
   selector: "a selector",
   indexSegment: "a quoted key",
@@ -131,7 +128,7 @@ function recognitionError(e: IRecognitionException, text: string): FilterSyntaxE
     }
   }
   let expected = EXPECTED[rule] ?? "an expression";
-  if (rule === "filter" || (rule === "orExpr" && !atEnd) || (rule === "andExpr" && !atEnd)) {
+  if (rule === "filter") {
     expected = '"and", "or" or the end of the expression';
   }
   if (e.name === "MismatchedTokenException") {

@@ -9,7 +9,7 @@
  *   speculation does not swallow.
  * Chevrotain's own recognition errors are turned into `FilterSyntaxError` by `parse.ts`.
  */
-import { EmbeddedActionsParser, EOF, tokenMatcher, type IToken, type TokenType } from "chevrotain";
+import { EmbeddedActionsParser, EOF, MismatchedTokenException, NoViableAltException, tokenMatcher, type IToken, type TokenType } from "chevrotain";
 import { FilterSyntaxError, type SyntaxErrorCode } from "../errors.js";
 import type { Binding, CollectionExpr, Expr, Literal, MatchExpr, MatchOp, Segment, Selector, Span } from "./ast.js";
 import { pointerPath } from "./pointer.js";
@@ -29,6 +29,30 @@ const join = (a: { span: Span }, b: { span: Span }): Span => ({ start: a.span.st
 /** The operators that may follow a selector, by the number of tokens they span. */
 interface OperatorMatch {
   readonly op: MatchOp;
+}
+
+/** `any S as b {`, parsed up to the body. */
+interface CollectionHead {
+  readonly quantifier: "any" | "all";
+  readonly selector: Selector;
+  readonly binding: Binding;
+  readonly open: IToken;
+  readonly start: number;
+}
+
+/** An open group of the expression loop: the whole input, a parenthesis or a collection body. */
+interface Group {
+  readonly kind: "root" | "operand" | "paren" | "collection";
+  readonly open: IToken | undefined;
+  readonly head: CollectionHead | undefined;
+  /** Finished or-operands. */
+  or: Expr[];
+  /** Finished operands of the current and-chain. */
+  and: Expr[];
+  /** `not`s waiting for their operand. */
+  nots: IToken[];
+  /** A collection ended the or-chain: only the end of the group may follow. */
+  ended: boolean;
 }
 
 export class FilterParser extends EmbeddedActionsParser {
@@ -116,18 +140,36 @@ export class FilterParser extends EmbeddedActionsParser {
   }
 
   /** `not` followed by whitespace negates, unless the reference reads `not` as a field name. */
-  private negationAhead(): boolean {
+  private negationAhead(depth: number): boolean {
     if (!this.is(1, T.Not) || !this.is(2, T.WhiteSpace)) return false;
     // Without an operator after it, `not` cannot be a field: it negates (or the parse fails either way).
     if (this.operatorAhead(2) === undefined) return true;
     // Otherwise the reference tries the negation first and reads a field `not` if it fails.
-    return this.BACKTRACK(this.negation).call(this);
+    const saved = this.depth;
+    this.depth = depth;
+    try {
+      return this.BACKTRACK(this.negation).call(this);
+    } finally {
+      this.depth = saved;
+    }
   }
 
-  private enter(open: IToken): void {
-    if (++this.depth > this.limits.maxDepth) {
-      this.fail("nesting-too-deep", `the expression nests deeper than the limit of ${this.limits.maxDepth}`, spanOf(open));
+  /** `ws "and" ws` follows, and the group may continue. */
+  private andAhead(g: Group): boolean {
+    return !g.ended && g.kind !== "operand" && this.is(1, T.WhiteSpace) && this.is(2, T.And) && this.is(3, T.WhiteSpace);
+  }
+
+  /** `ws "or" ws` follows, and the group may continue. */
+  private orAhead(g: Group): boolean {
+    return !g.ended && g.kind !== "operand" && this.is(1, T.WhiteSpace) && this.is(2, T.Or) && this.is(3, T.WhiteSpace);
+  }
+
+  /** One level deeper (a parenthesis, a collection body or a `not`); the limit is checked here. */
+  private enter(open: IToken, depth: number): number {
+    if (depth + 1 > this.limits.maxDepth) {
+      this.fail("nesting-too-deep", `the expression nests deeper than the limit of ${this.limits.maxDepth} (parentheses, collection bodies and "not"s)`, spanOf(open));
     }
+    return depth + 1;
   }
 
   private countMatch(span: Span): void {
@@ -156,118 +198,208 @@ export class FilterParser extends EmbeddedActionsParser {
   // ---------------------------------------------------------------------------------------------
   // Rules. The EBNF above each rule is the normative grammar of grammar/filter.ebnf.
 
-  /** filter = [ws] orExpr [ws] EOF */
+  /**
+   * filter  = [ws] orExpr [ws] EOF
+   * orExpr  = collection | andExpr { ws "or" ws ( collection | andExpr ) }   (a collection ends the chain)
+   * andExpr = notExpr { ws "and" ws notExpr }
+   * notExpr = { "not" ws } ( "(" [ws] orExpr [ws] ")" | match )
+   *
+   * These four rules are parsed by one loop with an explicit stack (see `expression`), so nesting
+   * depth costs heap, not call stack.
+   */
   public filter = this.RULE("filter", (): Expr => {
     this.OPTION(() => this.CONSUME(T.WhiteSpace));
-    const expr = this.SUBRULE(this.orExpr);
+    const expr = this.SUBRULE(this.expression, { ARGS: [false] });
     this.OPTION2(() => this.CONSUME2(T.WhiteSpace));
     this.CONSUME(EOF);
     return expr;
   });
 
-  /** orExpr = collection | andExpr { ws "or" ws ( collection | andExpr ) }   (a collection ends the chain) */
-  public orExpr = this.RULE("orExpr", (): Expr => {
-    const operands: Expr[] = [];
-    let open = true;
-    this.OR([
-      {
-        GATE: () => this.collectionAhead(),
-        ALT: () => {
-          operands.push(this.SUBRULE(this.collection));
-          open = false;
-        },
-      },
-      {
-        ALT: () => {
-          operands.push(this.SUBRULE(this.andExpr));
-          this.MANY({
-            GATE: () => open && this.is(1, T.WhiteSpace) && this.is(2, T.Or) && this.is(3, T.WhiteSpace),
-            DEF: () => {
-              this.CONSUME(T.WhiteSpace);
-              this.CONSUME(T.Or);
-              this.CONSUME2(T.WhiteSpace);
-              this.OR2([
-                {
-                  GATE: () => this.collectionAhead(),
-                  ALT: () => {
-                    operands.push(this.SUBRULE2(this.collection));
-                    open = false;
-                  },
-                },
-                { ALT: () => operands.push(this.SUBRULE2(this.andExpr)) },
-              ]);
-            },
-          });
-        },
-      },
-    ]);
-    return this.ACTION(() => flat("or", operands));
-  });
+  /**
+   * Parses an `orExpr` (or, with `operandOnly`, a single `notExpr`, to decide a `not` speculatively)
+   * as a loop over operands and operators with an explicit stack of open groups: parentheses and
+   * collection bodies.
+   */
+  public expression = this.RULE("expression", (operandOnly: boolean): Expr => {
+    const base: Group = { kind: operandOnly ? "operand" : "root", open: undefined, head: undefined, or: [], and: [], nots: [], ended: false };
+    const stack: Group[] = [base];
+    const top = () => stack[stack.length - 1]!;
+    let expectOperand = true;
+    let result: Expr | undefined;
+    let depth = this.depth;
 
-  /** andExpr = notExpr { ws "and" ws notExpr } */
-  public andExpr = this.RULE("andExpr", (): Expr => {
-    const operands: Expr[] = [this.SUBRULE(this.notExpr)];
-    this.MANY({
-      GATE: () => this.is(1, T.WhiteSpace) && this.is(2, T.And) && this.is(3, T.WhiteSpace),
-      DEF: () => {
-        this.CONSUME(T.WhiteSpace);
-        this.CONSUME(T.And);
-        this.CONSUME2(T.WhiteSpace);
-        operands.push(this.SUBRULE2(this.notExpr));
-      },
-    });
-    return this.ACTION(() => flat("and", operands));
-  });
-
-  /** notExpr = { "not" ws } primary */
-  public notExpr = this.RULE("notExpr", (): Expr => {
-    const nots: IToken[] = [];
-    this.MANY({
-      GATE: () => this.negationAhead(),
-      DEF: () => {
-        nots.push(this.CONSUME(T.Not));
-        this.CONSUME(T.WhiteSpace);
-      },
-    });
-    let expr = this.SUBRULE(this.primary);
-    this.ACTION(() => {
-      for (let i = nots.length - 1; i >= 0; i--) {
-        expr = { kind: "not", operand: expr, span: { start: nots[i]!.startOffset, end: expr.span.end } };
+    /** Hands a finished operand to the group on top of the stack, closing groups that are complete. */
+    const complete = (operand: Expr) => {
+      const g = top();
+      let e = operand;
+      for (let i = g.nots.length - 1; i >= 0; i--) {
+        e = { kind: "not", operand: e, span: { start: g.nots[i]!.startOffset, end: e.span.end } };
       }
+      depth -= g.nots.length;
+      g.nots = [];
+      g.and.push(e);
+      expectOperand = false;
+      if (g.kind === "operand") result = e;
+    };
+    const close = (g: Group): Expr => {
+      if (g.and.length > 0) g.or.push(flat("and", g.and));
+      return flat("or", g.or);
+    };
+    const atEnd = () => {
+      const g = top();
+      if (expectOperand || this.andAhead(g) || this.orAhead(g)) return false;
+      return g.kind === "root" || g.kind === "operand";
+    };
+
+    this.MANY({
+      GATE: () => result === undefined && !atEnd(),
+      DEF: () => {
+        // The gates are exclusive; one token of lookahead confirms the chosen alternative.
+        this.OR({ MAX_LOOKAHEAD: 1, IGNORE_AMBIGUITIES: true, DEF: [
+          {
+            // A collection stands where a whole or-operand may start.
+            GATE: () => expectOperand && top().and.length === 0 && top().nots.length === 0 && this.collectionAhead(),
+            ALT: () => {
+              const head = this.SUBRULE(this.collectionHead);
+              this.ACTION(() => {
+                depth = this.enter(head.open, depth);
+                stack.push({ kind: "collection", open: head.open, head, or: [], and: [], nots: [], ended: false });
+              });
+            },
+          },
+          {
+            GATE: () => expectOperand && this.negationAhead(depth),
+            ALT: () => {
+              const not = this.CONSUME(T.Not);
+              this.CONSUME(T.WhiteSpace);
+              this.ACTION(() => {
+                depth = this.enter(not, depth);
+                top().nots.push(not);
+              });
+            },
+          },
+          {
+            GATE: () => expectOperand && this.is(1, T.LParen),
+            ALT: () => {
+              const open = this.CONSUME(T.LParen);
+              this.OPTION(() => this.CONSUME2(T.WhiteSpace));
+              this.ACTION(() => {
+                depth = this.enter(open, depth);
+                stack.push({ kind: "paren", open, head: undefined, or: [], and: [], nots: [], ended: false });
+              });
+            },
+          },
+          {
+            GATE: () => expectOperand,
+            ALT: () => {
+              const m = this.SUBRULE(this.match);
+              this.ACTION(() => complete(m));
+            },
+          },
+          {
+            GATE: () => !expectOperand && this.andAhead(top()),
+            ALT: () => {
+              this.CONSUME3(T.WhiteSpace);
+              this.CONSUME(T.And);
+              this.CONSUME4(T.WhiteSpace);
+              expectOperand = true;
+            },
+          },
+          {
+            GATE: () => !expectOperand && this.orAhead(top()),
+            ALT: () => {
+              this.CONSUME5(T.WhiteSpace);
+              this.CONSUME(T.Or);
+              this.CONSUME6(T.WhiteSpace);
+              this.ACTION(() => {
+                const g = top();
+                g.or.push(flat("and", g.and));
+                g.and = [];
+              });
+              expectOperand = true;
+            },
+          },
+          {
+            GATE: () => !expectOperand && top().kind === "paren",
+            ALT: () => {
+              this.OPTION2(() => this.CONSUME7(T.WhiteSpace));
+              this.ACTION(() => {
+                if (!this.is(1, T.RParen)) {
+                  const open = top().open!;
+                  this.fail("unmatched-parenthesis", `expected ")" to close the "(" at ${posText(this.source, open.startOffset)}`, tokenSpan(this.LA(1), this.source));
+                }
+              });
+              this.CONSUME(T.RParen);
+              this.ACTION(() => {
+                const g = stack.pop()!;
+                depth--;
+                complete(close(g));
+              });
+            },
+          },
+          {
+            GATE: () => !expectOperand && top().kind === "collection",
+            ALT: () => {
+              this.OPTION3(() => this.CONSUME8(T.WhiteSpace));
+              const brace = this.CONSUME(T.RBrace);
+              this.ACTION(() => {
+                const g = stack.pop()!;
+                depth--;
+                const head = g.head!;
+                const collection: CollectionExpr = {
+                  kind: "collection",
+                  quantifier: head.quantifier,
+                  selector: head.selector,
+                  binding: head.binding,
+                  body: close(g),
+                  span: { start: head.start, end: end(brace) },
+                };
+                complete(collection);
+                // Nothing but the end of the group may follow a collection.
+                top().ended = true;
+              });
+            },
+          },
+        ] });
+      },
     });
-    return expr;
+    return this.ACTION(() => {
+      if (result !== undefined) return result;
+      const g = top();
+      if (expectOperand) {
+        throw this.SAVE_ERROR(new NoViableAltException(`expected an operand`, this.LA(1), this.LA(0)));
+      }
+      if (g.kind === "paren") {
+        const at = this.is(1, T.WhiteSpace) ? this.LA(2) : this.LA(1);
+        this.fail("unmatched-parenthesis", `expected ")" to close the "(" at ${posText(this.source, g.open!.startOffset)}`, tokenSpan(at, this.source));
+      }
+      if (g.kind === "collection") {
+        throw this.SAVE_ERROR(new MismatchedTokenException(`expected "}"`, this.is(1, T.WhiteSpace) ? this.LA(2) : this.LA(1), this.LA(0)));
+      }
+      return close(base);
+    });
   });
 
-  /** negation = "not" ws notExpr   (used only to decide, speculatively, whether `not` negates) */
+  /** negation = "not" ws notExpr   (only to decide, speculatively, whether a `not` negates) */
   public negation = this.RULE("negation", (): Expr => {
     this.CONSUME(T.Not);
     this.CONSUME(T.WhiteSpace);
-    return this.SUBRULE(this.notExpr);
+    return this.SUBRULE(this.expression, { ARGS: [true] });
   });
 
-  /** primary = "(" [ws] orExpr [ws] ")" | match */
-  public primary = this.RULE("primary", (): Expr => {
-    return this.OR([
-      {
-        ALT: () => {
-          const open = this.CONSUME(T.LParen);
-          this.ACTION(() => this.enter(open));
-          this.OPTION(() => this.CONSUME(T.WhiteSpace));
-          const inner = this.SUBRULE(this.orExpr);
-          this.OPTION2(() => this.CONSUME2(T.WhiteSpace));
-          this.ACTION(() => {
-            if (!this.is(1, T.RParen)) {
-              const t = this.LA(1);
-              this.fail("unmatched-parenthesis", `expected ")" to close the "(" at ${posText(this.source, open.startOffset)}`, tokenSpan(t, this.source));
-            }
-            this.depth--;
-          });
-          this.CONSUME(T.RParen);
-          return inner;
-        },
-      },
-      { ALT: () => this.SUBRULE(this.match) },
-    ]);
+  /** collection head = ( "any" | "all" ) ws selector ws "as" ws binding [ws] "{" [ws] */
+  public collectionHead = this.RULE("collectionHead", (): CollectionHead => {
+    const q = this.OR([{ ALT: () => this.CONSUME(T.Any) }, { ALT: () => this.CONSUME(T.All) }]);
+    this.CONSUME(T.WhiteSpace);
+    const selector = this.SUBRULE(this.selector);
+    this.CONSUME2(T.WhiteSpace);
+    this.CONSUME(T.As);
+    this.CONSUME3(T.WhiteSpace);
+    const binding = this.SUBRULE(this.binding);
+    this.OPTION(() => this.CONSUME4(T.WhiteSpace));
+    const open = this.CONSUME(T.LBrace);
+    this.OPTION2(() => this.CONSUME5(T.WhiteSpace));
+    return this.ACTION(() => ({ quantifier: q.image as "any" | "all", selector, binding, open, start: q.startOffset }));
   });
 
   /**
@@ -395,37 +527,6 @@ export class FilterParser extends EmbeddedActionsParser {
       }
     });
     return this.SUBRULE(this.selector);
-  });
-
-  /**
-   * collection = ( "any" | "all" ) ws selector ws "as" ws binding [ws] "{" [ws] orExpr [ws] "}"
-   */
-  public collection = this.RULE("collection", (): CollectionExpr => {
-    const q = this.OR([{ ALT: () => this.CONSUME(T.Any) }, { ALT: () => this.CONSUME(T.All) }]);
-    this.CONSUME(T.WhiteSpace);
-    const selector = this.SUBRULE(this.selector);
-    this.CONSUME2(T.WhiteSpace);
-    this.CONSUME(T.As);
-    this.CONSUME3(T.WhiteSpace);
-    const binding = this.SUBRULE(this.binding);
-    this.OPTION(() => this.CONSUME4(T.WhiteSpace));
-    const open = this.CONSUME(T.LBrace);
-    this.ACTION(() => this.enter(open));
-    this.OPTION2(() => this.CONSUME5(T.WhiteSpace));
-    const body = this.SUBRULE(this.orExpr);
-    this.OPTION3(() => this.CONSUME6(T.WhiteSpace));
-    const close = this.CONSUME(T.RBrace);
-    return this.ACTION(() => {
-      this.depth--;
-      return {
-        kind: "collection",
-        quantifier: q.image as "any" | "all",
-        selector,
-        binding,
-        body,
-        span: { start: q.startOffset, end: end(close) },
-      };
-    });
   });
 
   /** binding = "_" [ws] "," [ws] name | name [ws] "," [ws] ( "_" | name ) | name */
