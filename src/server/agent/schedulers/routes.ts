@@ -42,18 +42,21 @@ export function schedulerRoutes(app: FastifyInstance, state: AgentState): void {
   app.route({
     method: ["GET", "PUT", "POST"],
     url: "/schedulers/config",
+    // Server check and ACL come before the body is read: a bad token with a bad body is a 403.
+    onRequest: async (request, reply) => {
+      if (state.schedulers === undefined) return sendText(reply, 400, "Server only endpoint");
+      if (!permit(ctx, request, reply, request.method === "GET" ? "agent:read" : "agent:write")) return reply;
+      return undefined;
+    },
     handler: async (request, reply) => {
       const pool = state.schedulers;
       if (pool === undefined) return sendText(reply, 400, "Server only endpoint");
       if (request.method !== "GET") {
-        if (!permit(ctx, request, reply, "agent:write")) return reply;
         const next = readConfigBody(request.body);
         if (typeof next === "string") return sendText(reply, 400, next);
         if (!validConfig(next, pool.cpuCount)) return sendText(reply, 400, "Invalid request");
         pool.apply(next);
         state.log.info({ config: pool.current() }, "scheduler worker configuration updated");
-      } else if (!permit(ctx, request, reply, "agent:read")) {
-        return reply;
       }
       return sendJson(reply, request, 200, { ...pool.current(), server_id: serverId() });
     },
