@@ -1,7 +1,9 @@
+import { DataFileError } from "../scheduler/load.js";
 import type { ApplySpec } from "./build.js";
 import { APPLY_ID_PATTERN, type ExecutionMode, isApplyStatus, type StatusTimestamps, APPLY_STATUSES } from "./model.js";
 
-export class ApplyDataError extends Error {}
+/** A data file error (so the bin reports it like the scheduler's own) about its "applies". */
+export class ApplyDataError extends DataFileError {}
 
 type Obj = Record<string, unknown>;
 
