@@ -56,7 +56,7 @@ export interface ServerContext {
   startedAt: Date;
   /** every log line the server writes, for /v1/agent/monitor */
   logEvents: EventEmitter /* emits "line" (LogLine) */;
-  /** parsed --data file, other services read their own keys from it, e.g. "applies" */
+  /** parsed --data file, other services read their own keys from it, e.g. "applies" ("jobs" and "deployments" are taken out: the scheduler state holds them) */
   data?: unknown;
   /** parsed configuration file (--config), when one was given */
   config?: unknown;

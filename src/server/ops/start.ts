@@ -72,6 +72,13 @@ async function openState(options: ServerOptions, data: unknown, log: (msg: strin
   return new SchedulerState(snapshot, persistence);
 }
 
+/** The scheduler keeps its own copy of "jobs" and "deployments"; the other services read the rest. */
+function withoutSchedulerKeys(data: unknown): unknown {
+  if (typeof data !== "object" || data === null || Array.isArray(data)) return data;
+  const { jobs: _jobs, deployments: _deployments, ...rest } = data as Record<string, unknown>;
+  return rest;
+}
+
 function url(app: FastifyInstance): string {
   const address = app.server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
@@ -89,7 +96,7 @@ export async function startServer(options: ServerOptions, config?: ServerConfig)
     startedAt: new Date(),
     logEvents: newLogEvents(),
   };
-  if (data !== undefined) ctx.data = data;
+  if (data !== undefined) ctx.data = withoutSchedulerKeys(data);
   if (config !== undefined) ctx.config = config;
 
   const pending: [string, object | undefined][] = [];
