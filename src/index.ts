@@ -31,7 +31,7 @@ export {
   type TypeErrorCode,
   type EvaluationErrorCode,
 } from "./errors.js";
-export { schemas, t, typeName, type Schema, type Type, type RecordType } from "./semantics/schema.js";
+export { schemas, t, typeName, fieldOf, type Schema, type Type, type RecordType } from "./semantics/schema.js";
 export { checkAst } from "./semantics/check.js";
 export { interpret } from "./evaluate/interpret.js";
 export type { EvaluateOptions } from "./evaluate/common.js";

@@ -31,7 +31,7 @@ import {
   type OperatorInfo,
   type Site,
 } from "../semantics/operators.js";
-import type { Type } from "../semantics/schema.js";
+import { fieldOf, type Type } from "../semantics/schema.js";
 import { MISSING, concrete, elementType, isObject, kindOf, step, typed, walk, type Typed } from "../semantics/select.js";
 import { isFailure } from "../semantics/values.js";
 import { boundNames, selectorKeys, selectorPrefix, walkReporter, type EvaluateOptions } from "./common.js";
@@ -234,7 +234,7 @@ function compileSelector(owner: MatchExpr | CollectionExpr, env: Env): CompiledS
     const c = concrete(type);
     const nullable = type.kind === "pointer";
     if (c.kind === "record" && !unknown) {
-      const fieldType = c.fields[key];
+      const fieldType = fieldOf(c, key);
       if (fieldType === undefined) {
         steps.push(() => fail({ failure: "unknown-field", key, record: c.name }));
         type = { kind: "any" };
@@ -297,7 +297,7 @@ function staticWalk(type: Type, keys: readonly string[]): Type | undefined {
   for (const key of keys) {
     const c = concrete(t);
     if (c.kind === "record") {
-      const f = c.fields[key];
+      const f = fieldOf(c, key);
       if (f === undefined) return undefined;
       t = f;
     } else if (c.kind === "map") t = c.value;
@@ -312,7 +312,7 @@ function staticWalk(type: Type, keys: readonly string[]): Type | undefined {
 function elementTypeOfStep(type: Type, key: string, withUnknown: boolean): Type {
   const c = concrete(type);
   if (withUnknown) {
-    if (c.kind === "record") return c.fields[key] ?? { kind: "any" };
+    if (c.kind === "record") return fieldOf(c, key) ?? { kind: "any" };
     if (c.kind === "map") return { kind: "any" };
   }
   if (c.kind === "list") return c.elem;

@@ -12,7 +12,7 @@ import type { CollectionExpr, Expr, MatchExpr, Selector } from "../syntax/ast.js
 import { selectorSource } from "../syntax/parser.js";
 import { compilePattern } from "../evaluate/regex.js";
 import { OPERATORS, literalValue } from "./operators.js";
-import { typeName, type Type } from "./schema.js";
+import { fieldOf, typeName, type Type } from "./schema.js";
 import { concrete } from "./select.js";
 import { isFailure } from "./values.js";
 
@@ -85,7 +85,7 @@ export function checkAst(ast: Expr, source: string, schema: Type, options: Check
       const seg = segments[i]!;
       const c: Type = concrete(type);
       if (c.kind === "record") {
-        const field: Type | undefined = c.fields[seg.name];
+        const field: Type | undefined = fieldOf(c, seg.name);
         if (field === undefined) {
           if (!options.unknownValue) {
             const suggestion = didYouMean(seg.name, Object.keys(c.fields));

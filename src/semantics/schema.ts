@@ -41,6 +41,11 @@ export const t = {
   record: (name: string, fields: Record<string, Type>): RecordType => ({ kind: "record", name, fields: Object.freeze({ ...fields }) }),
 } as const;
 
+/** The type of a record's field, or `undefined` when the name is not a field (own fields only). */
+export function fieldOf(record: RecordType, name: string): Type | undefined {
+  return Object.prototype.hasOwnProperty.call(record.fields, name) ? record.fields[name] : undefined;
+}
+
 /** The JSON mode: no schema, the datum is `interface{}`. */
 export const ANY: Type = t.any;
 

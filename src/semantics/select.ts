@@ -6,7 +6,7 @@
  * A value is seen through its static type (`Type`): with a schema, absent fields read as zero values;
  * under `any` the JavaScript value decides (every number is a float, `null` is nil).
  */
-import type { Type } from "./schema.js";
+import { fieldOf, type Type } from "./schema.js";
 import { parseIndex } from "./values.js";
 
 /** The kinds of value the operators distinguish (Go's `reflect.Kind`, reduced). */
@@ -116,10 +116,10 @@ export function step(type: Type, value: unknown, key: string): Step {
       return { type: valueType, value: typed(valueType, raw) };
     }
     case "record": {
-      if (c.kind !== "record" || !hasOwn.call(c.fields, key)) {
+      const fieldType = c.kind === "record" ? fieldOf(c, key) : undefined;
+      if (fieldType === undefined) {
         return { failure: "unknown-field", key, record: c.kind === "record" ? c.name : "record" };
       }
-      const fieldType = c.fields[key]!;
       return { type: fieldType, value: typed(fieldType, own(value as object, key)) };
     }
     case "list": {

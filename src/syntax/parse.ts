@@ -121,6 +121,11 @@ function recognitionError(e: IRecognitionException, text: string): FilterSyntaxE
   const after = prev ? ` after ${JSON.stringify(prev.image)}` : "";
   const atEnd = token.tokenType === EOF;
   // Whitespace-sensitive spots get a message that says so.
+  const index = tokens.indexOf(token);
+  const next = index >= 0 ? tokens[index + 1] : undefined;
+  if (/^(and|or)$/.test(token.image) && next && next.startOffset === span.end && next.tokenType.name !== "WhiteSpace") {
+    return new FilterSyntaxError("missing-whitespace", `expected whitespace between ${JSON.stringify(token.image)} and ${describe(next)}`, text, tokenSpan(next, text));
+  }
   if (prev && !atEnd && span.start === prev.startOffset + prev.image.length) {
     const word = prev.image;
     if (/^(and|or|not|in|contains|matches|is)$/.test(word) || /^(and|or|not|in|contains|matches)$/.test(token.image)) {
