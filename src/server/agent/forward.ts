@@ -1,7 +1,9 @@
+import type { IncomingMessage } from "node:http";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AgentState } from "./state.js";
 import { joinHostPort } from "./identity.js";
 import { queryOf, sendText } from "./http.js";
+import { peerRequest } from "./peer.js";
 
 /** Where a request with `server_id` / `node_id` goes: answered here, sent to another agent, or refused. */
 export type Target =
@@ -65,32 +67,27 @@ export async function forward(
   const onClose = (): void => abort.abort();
   request.raw.on("close", onClose);
   state.closers.add(onClose);
-  let response: Response;
+  let response: IncomingMessage;
   try {
     const body = request.body === undefined ? undefined : JSON.stringify(request.body);
-    response = await fetch(url, { method: request.method, headers, body, signal: abort.signal });
+    response = await peerRequest(url, { method: request.method, headers, body, signal: abort.signal });
   } catch (e) {
     request.raw.off("close", onClose);
     state.closers.delete(onClose);
-    const cause = (e as { cause?: { message?: string } }).cause?.message ?? (e as Error).message;
-    sendText(reply, 502, `failed to forward the request to ${address}: ${cause}`);
+    sendText(reply, 502, `failed to forward the request to ${address}: ${(e as Error).message}`);
     return;
   }
   reply.hijack();
   const out: Record<string, string> = {};
   for (const name of RELAYED_HEADERS) {
-    const value = response.headers.get(name);
-    if (value !== null) out[name] = value;
+    const value = response.headers[name];
+    if (typeof value === "string") out[name] = value;
   }
-  reply.raw.writeHead(response.status, out);
+  reply.raw.writeHead(response.statusCode ?? 502, out);
   reply.raw.flushHeaders();
   try {
-    const reader = response.body?.getReader();
-    for (;;) {
-      if (reader === undefined) break;
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (!reply.raw.write(value)) {
+    for await (const chunk of response) {
+      if (!reply.raw.write(chunk as Buffer)) {
         await new Promise((resolve) => {
           reply.raw.once("drain", resolve);
           reply.raw.once("close", resolve);

@@ -1,3 +1,4 @@
+import { peerRequest, readBody } from "../peer.js";
 import { readMember } from "./member.js";
 import type { Member } from "./member.js";
 
@@ -12,23 +13,23 @@ export interface PeerView {
 
 function reason(error: unknown): string {
   if (error instanceof Error) {
-    const cause = (error as { cause?: unknown }).cause;
-    if (error.name === "TimeoutError") return "i/o timeout";
-    if (cause instanceof Error && cause.message !== "") return cause.message;
+    if (error.name === "AbortError" || error.name === "TimeoutError") return "i/o timeout";
     return error.message;
   }
   return String(error);
 }
 
-async function call(url: string, init: RequestInit): Promise<unknown> {
-  let response: Response;
+async function call(url: string, init: { method: string; headers?: Record<string, string>; body?: string; timeoutMs: number }): Promise<unknown> {
+  let status: number;
+  let text: string;
   try {
-    response = await fetch(url, init);
+    const response = await peerRequest(url, { ...init, signal: AbortSignal.timeout(init.timeoutMs) });
+    status = response.statusCode ?? 0;
+    text = await readBody(response);
   } catch (e) {
     throw new Error(reason(e));
   }
-  const text = await response.text();
-  if (response.status !== 200) throw new Error(`peer answered ${response.status}: ${text.slice(0, 200) || "no body"}`);
+  if (status !== 200) throw new Error(`peer answered ${status}: ${text.slice(0, 200) || "no body"}`);
   try {
     return JSON.parse(text) as unknown;
   } catch {
@@ -60,13 +61,13 @@ export async function exchange(address: string, self: Member, timeoutMs: number)
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ member: self }),
-    signal: AbortSignal.timeout(timeoutMs),
+    timeoutMs,
   });
   return readView(raw);
 }
 
 /** Asks the server agent at `address` who it is, without announcing anything (a client's ping). */
 export async function identify(address: string, timeoutMs: number): Promise<PeerView["member"]> {
-  const raw = await call(urlOf(address), { method: "GET", signal: AbortSignal.timeout(timeoutMs) });
+  const raw = await call(urlOf(address), { method: "GET", timeoutMs });
   return readView(raw).member;
 }
