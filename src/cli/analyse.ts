@@ -1,0 +1,59 @@
+/**
+ * Checks one expression as a linter does: the syntax, every static finding against the schema
+ * (each one an error here, even where the library's `compile` would keep the reference's lazy
+ * behaviour), and the warnings of `lint`. Valid expressions are also compiled, for `--data` and
+ * `--explain`.
+ */
+import { checkAst, compile, FilterError, parse, t, type Ast, type Filter, type Schema } from "../index.js";
+import { fromError, fromWarning, type Diagnostic } from "./diagnostics.js";
+import type { Expression } from "./expressions.js";
+import { lint } from "./lint/index.js";
+
+/** Everything known about one expression. */
+export interface Report {
+  readonly expression: Expression;
+  /** The syntax tree, when the expression parses. */
+  readonly ast: Ast | undefined;
+  /** The compiled filter, when the expression is valid. */
+  readonly filter: Filter | undefined;
+  readonly errors: readonly Diagnostic[];
+  readonly warnings: readonly Diagnostic[];
+  /** No errors (and, with `strict`, no warnings). */
+  readonly valid: boolean;
+}
+
+export interface AnalyseOptions {
+  readonly schema: Schema | undefined;
+  /** Report warnings. */
+  readonly warnings: boolean;
+  /** Warnings make the expression invalid. */
+  readonly strict: boolean;
+}
+
+export function analyse(expression: Expression, options: AnalyseOptions): Report {
+  const { text } = expression;
+  const errors: Diagnostic[] = [];
+  let ast: Ast | undefined;
+  try {
+    ast = parse(text);
+  } catch (e) {
+    if (!(e instanceof FilterError)) throw e;
+    errors.push(fromError(e, options.schema));
+    return { expression, ast: undefined, filter: undefined, errors, warnings: [], valid: false };
+  }
+  // Without a schema, the check still finds invalid regular expressions.
+  for (const e of checkAst(ast, text, options.schema ?? t.any)) errors.push(fromError(e, options.schema));
+  const warnings = options.warnings ? lint(ast, text, options.schema).map((w) => fromWarning(w, text)) : [];
+  let filter: Filter | undefined;
+  if (errors.length === 0) {
+    try {
+      filter = compile(text, { schema: options.schema });
+    } catch (e) {
+      if (!(e instanceof FilterError)) throw e;
+      errors.push(fromError(e, options.schema));
+    }
+  }
+  errors.sort((a, b) => a.offset - b.offset);
+  const valid = errors.length === 0 && !(options.strict && warnings.length > 0);
+  return { expression, ast, filter, errors, warnings, valid };
+}

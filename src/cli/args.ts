@@ -1,0 +1,111 @@
+/**
+ * Command-line arguments: `node:util` `parseArgs` with strict checking, turned into typed options.
+ * Every mistake is a `UsageError` (exit status 2).
+ */
+import { parseArgs } from "node:util";
+
+/** A mistake in how the command was called: exit status 2. */
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+/** Output formats of `--format`. */
+export type Format = "text" | "json";
+
+/** The parsed command line. */
+export interface Options {
+  readonly help: boolean;
+  readonly version: boolean;
+  /** `job`, `deployment` or a file path; undefined for plain JSON. */
+  readonly schema: string | undefined;
+  readonly format: Format;
+  /** A data file, `-` for standard input, or undefined. */
+  readonly data: string | undefined;
+  readonly count: boolean;
+  readonly explain: boolean;
+  /** Leave warnings out of the report. */
+  readonly noWarnings: boolean;
+  /** Fail (exit 1) when there are warnings. */
+  readonly strict: boolean;
+  /** Expressions given as arguments. */
+  readonly expressions: readonly string[];
+}
+
+export const USAGE = `Usage: filter-check [options] [EXPRESSION...]
+
+Checks filter expressions (the scheduler's filter= language) and optionally runs them on data.
+With no EXPRESSION, reads one expression per line from standard input (blank lines are skipped).
+
+Options:
+  --schema job|deployment|FILE  check against the job or deployment record, or a schema file
+                                (see docs/cli.md); without it, data is plain JSON
+  --format text|json            report format (default text; json: one object per expression a line)
+  --data FILE|-                 evaluate the expression on a JSON array or JSON lines
+                                (- for standard input) and print the matching items as JSON lines
+  --count                       with --data, print the number of matching items instead
+  --explain                     print the syntax tree and the optimized evaluation plan
+  --strict                      treat warnings as errors (exit status 1)
+  --no-warnings                 do not report warnings
+  -h, --help                    print this help and exit
+  -v, --version                 print the version and exit
+
+Exit status: 0 all valid (and evaluated without error), 1 an expression is invalid or failed
+to evaluate, 2 usage error (bad option, unreadable file, invalid schema file).
+
+Examples:
+  filter-check --schema job 'Status == "running" and "dc1" in Datacenters'
+  printf '%s\\n' 'Priority > 5' 'Name matches "^web"' | filter-check --format json
+  filter-check --schema job --data jobs.json 'Periodic == true'
+  curl -s localhost:4646/v1/jobs | filter-check --schema job --data - --count 'Type == batch'
+`;
+
+/** Parses `argv` (without the node and script paths). Throws `UsageError`. */
+export function parseCommandLine(argv: readonly string[]): Options {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: true,
+      options: {
+        schema: { type: "string" },
+        format: { type: "string" },
+        data: { type: "string" },
+        count: { type: "boolean" },
+        explain: { type: "boolean" },
+        strict: { type: "boolean" },
+        "no-warnings": { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+        version: { type: "boolean", short: "v" },
+      },
+    });
+  } catch (e) {
+    throw new UsageError(cleanParseArgsMessage(e instanceof Error ? e.message : String(e)));
+  }
+  const v = parsed.values;
+  const format = v.format ?? "text";
+  if (format !== "text" && format !== "json") {
+    throw new UsageError(`--format must be "text" or "json", not ${JSON.stringify(format)}`);
+  }
+  if (v.schema !== undefined && v.schema === "") throw new UsageError("--schema needs a value: job, deployment or a file");
+  if (v.data !== undefined && v.data === "") throw new UsageError("--data needs a file name, or - for standard input");
+  if (v.count && v.data === undefined) throw new UsageError("--count needs --data");
+  return {
+    help: v.help ?? false,
+    version: v.version ?? false,
+    schema: v.schema,
+    format,
+    data: v.data,
+    count: v.count ?? false,
+    explain: v.explain ?? false,
+    noWarnings: v["no-warnings"] ?? false,
+    strict: v.strict ?? false,
+    expressions: parsed.positionals,
+  };
+}
+
+/** `parseArgs` messages mention internals ("To specify an option argument starting with..."): keep the first sentence. */
+function cleanParseArgsMessage(message: string): string {
+  const first = message.split(/\.?\s+(?=To specify|Did you)/)[0] ?? message;
+  return first.replace(/\.$/, "");
+}

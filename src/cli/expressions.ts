@@ -1,0 +1,40 @@
+/**
+ * The expressions to check: the arguments, or one a line from standard input (blank lines and lines
+ * starting with `#` are skipped; the language has no `#`, so such a line is never an expression).
+ */
+import type { Readable } from "node:stream";
+import { UsageError } from "./args.js";
+
+/** An expression with a label that says where it came from (`expression 2`, `stdin:7`). */
+export interface Expression {
+  readonly text: string;
+  readonly label: string;
+}
+
+/** The expressions from the arguments, or else from `stdin`. Throws `UsageError` when there are none. */
+export async function readExpressions(args: readonly string[], stdin: Readable & { readonly isTTY?: boolean }, stdinTaken: boolean): Promise<Expression[]> {
+  if (args.length > 0) return args.map((text, i) => ({ text, label: `expression ${i + 1}` }));
+  if (stdinTaken) throw new UsageError("with --data -, give the expression as an argument (standard input holds the data)");
+  if (stdin.isTTY) throw new UsageError("no expression: give one as an argument, or pipe them on standard input, one a line");
+  const text = await readAll(stdin);
+  const out: Expression[] = [];
+  text
+    .replace(/^\uFEFF/, "")
+    .split("\n")
+    .forEach((line, i) => {
+      const expression = line.replace(/\r$/, "");
+      const trimmed = expression.trim();
+      if (trimmed === "" || trimmed.startsWith("#")) return;
+      out.push({ text: expression, label: `stdin:${i + 1}` });
+    });
+  if (out.length === 0) throw new UsageError("no expression on standard input (one a line; blank lines and # comments are skipped)");
+  return out;
+}
+
+/** All of a stream's text. */
+export async function readAll(stream: Readable): Promise<string> {
+  stream.setEncoding("utf8");
+  let text = "";
+  for await (const chunk of stream as AsyncIterable<string>) text += chunk;
+  return text;
+}

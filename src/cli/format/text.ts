@@ -1,0 +1,67 @@
+/**
+ * The text report: for each expression a status line, then each problem as a code frame with a caret
+ * under the span, the message and a hint.
+ *
+ * ```
+ * expression 1: invalid, 1 error
+ *   error[unknown-field] at 1:1: "Stauts" is not a field of JobListStub; did you mean "Status"?
+ *     1 | Stauts == "running"
+ *       | ^^^^^^
+ *     hint: replace it with Status; the fields of JobListStub are ID, ParentID, ...
+ * ```
+ */
+import { renderCodeFrame } from "../../index.js";
+import type { Report } from "../analyse.js";
+import type { Diagnostic } from "../diagnostics.js";
+import type { Style } from "../style.js";
+
+/** `1 error`, `2 warnings`. */
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** The status line of an expression. */
+export function statusLine(report: Report, style: Style): string {
+  const counts = [
+    report.errors.length > 0 ? plural(report.errors.length, "error") : "",
+    report.warnings.length > 0 ? plural(report.warnings.length, "warning") : "",
+  ].filter(Boolean);
+  const status = report.valid ? style.ok("valid") : style.error("invalid");
+  return `${style.bold(report.expression.label)}: ${[status, ...counts].join(", ")}`;
+}
+
+/** One diagnostic: header, code frame, hint; indented by `indent`. */
+export function diagnosticText(d: Diagnostic, source: string, style: Style, indent = "  ", prefix = ""): string {
+  const paint = d.severity === "error" ? style.error : style.warning;
+  const head = `${indent}${paint(`${d.severity}[${d.code}]`)} ${style.dim(`at ${d.line}:${d.column}`)}: ${prefix}${d.summary}`;
+  const frame = renderCodeFrame(source, d.span)
+    .split("\n")
+    .map((line, i) => {
+      const bar = line.indexOf(" | ");
+      if (bar < 0) return `${indent}  ${line}`;
+      const gutter = style.dim(line.slice(0, bar + 3));
+      const rest = line.slice(bar + 3);
+      return `${indent}  ${gutter}${i === 0 ? rest : paint(rest)}`;
+    });
+  const lines = [head, ...frame];
+  if (d.hint) lines.push(`${indent}  ${style.hint("hint:")} ${d.hint}`);
+  return lines.join("\n");
+}
+
+/** The report of one expression. */
+export function reportText(report: Report, style: Style): string {
+  const source = report.expression.text;
+  const parts = [statusLine(report, style)];
+  for (const d of [...report.errors, ...report.warnings]) parts.push(diagnosticText(d, source, style));
+  return parts.join("\n");
+}
+
+/** The closing line when several expressions were checked. */
+export function summaryText(reports: readonly Report[], style: Style): string {
+  const valid = reports.filter((r) => r.valid).length;
+  const invalid = reports.length - valid;
+  const warnings = reports.reduce((n, r) => n + r.warnings.length, 0);
+  const parts = [style.ok(`${valid} valid`), invalid > 0 ? style.error(`${invalid} invalid`) : `${invalid} invalid`];
+  if (warnings > 0) parts.push(style.warning(plural(warnings, "warning")));
+  return `${plural(reports.length, "expression")}: ${parts.join(", ")}`;
+}

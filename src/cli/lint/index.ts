@@ -1,0 +1,94 @@
+/**
+ * Warnings for the reference library's traps: valid expressions that probably do not mean what they
+ * say. Built on the public AST; each rule is its own module.
+ */
+import type { Ast, Expr, Schema, Selector } from "../../index.js";
+import { listByName } from "./list-by-name.js";
+import { guardKey, missingKey, type Guards, type Parent } from "./missing-key.js";
+import { pointerValue } from "./pointer-value.js";
+import { bind, resolve, type Scope } from "./resolve.js";
+import type { Warning } from "./warning.js";
+import { wordIsSelector } from "./word-is-selector.js";
+
+export type { Warning, WarningCode } from "./warning.js";
+
+/** The warnings of `ast` (parsed from `source`), against `schema` or plain JSON, in source order. */
+export function lint(ast: Ast, source: string, schema: Schema | undefined): Warning[] {
+  const warnings: Warning[] = [];
+  const add = (w: Warning | undefined) => {
+    if (w) warnings.push(w);
+  };
+  const roots = selectorRoots(ast);
+
+  const visit = (e: Expr, scope: Scope | undefined, guards: Guards, parent: Parent): void => {
+    switch (e.kind) {
+      case "match": {
+        if (e.value) {
+          add(pointerValue(e.value));
+          add(wordIsSelector(e.value, schema, scope, roots));
+        }
+        const r = resolve(e.selector, schema, scope);
+        add(listByName(e.selector, r, e, scope, source));
+        add(missingKey(e.selector, r, e, source, guards, parent));
+        return;
+      }
+      case "collection": {
+        const r = resolve(e.selector, schema, scope);
+        add(listByName(e.selector, r, undefined, scope, source));
+        add(missingKey(e.selector, r, e, source, guards, parent));
+        visit(e.body, bind(scope, e.binding, r.type), guards, "body");
+        return;
+      }
+      case "not":
+        visit(e.operand, scope, guards, "not");
+        return;
+      case "and":
+      case "or": {
+        const inForce = new Set(guards);
+        for (const operand of e.operands) {
+          visit(operand, scope, inForce, e.kind);
+          const g = guardOf(operand, e.kind === "and");
+          if (g !== undefined) inForce.add(g);
+        }
+        return;
+      }
+    }
+  };
+  visit(ast, undefined, new Set(), "top");
+  return warnings.sort((a, b) => a.span.start - b.span.start);
+}
+
+/**
+ * The key an operand proves present for the operands after it: in an `and`, `"k" in S` (or
+ * `S contains k`); in an `or`, `"k" not in S` (or `S not contains k`).
+ */
+function guardOf(e: Expr, positive: boolean): string | undefined {
+  if (e.kind !== "match" || e.value === undefined) return undefined;
+  const ops = positive ? ["in", "contains"] : ["not in", "not contains"];
+  if (!ops.includes(e.op)) return undefined;
+  return guardKey(e.selector.segments.map((s) => s.name), e.value.text);
+}
+
+/** First names of the path selectors of an expression. */
+function selectorRoots(ast: Ast): Set<string> {
+  const roots = new Set<string>();
+  const add = (s: Selector) => {
+    if (s.form === "path" && s.segments[0]) roots.add(s.segments[0].name);
+  };
+  const visit = (e: Expr): void => {
+    switch (e.kind) {
+      case "match":
+        return add(e.selector);
+      case "collection":
+        add(e.selector);
+        return visit(e.body);
+      case "not":
+        return visit(e.operand);
+      case "and":
+      case "or":
+        e.operands.forEach(visit);
+    }
+  };
+  visit(ast);
+  return roots;
+}

@@ -1,0 +1,35 @@
+/**
+ * `Multiregion.Regions.Name == "east"`: a step into a list must be an index; a name raises an error
+ * whenever the list is reached. The elements are tested with a collection expression.
+ */
+import type { MatchExpr, Selector } from "../../index.js";
+import { isIndexText, lookup, type Resolved, type Scope } from "./resolve.js";
+import { matchText, segmentsText, selectorText, stepSpan } from "./text.js";
+import type { Warning } from "./warning.js";
+
+export function listByName(sel: Selector, resolved: Resolved, match: MatchExpr | undefined, scope: Scope | undefined, source: string): Warning | undefined {
+  const step = resolved.steps.find((s) => s.container === "list" && (s.segment.kind === "name" || !isIndexText(s.segment.name)));
+  if (step === undefined) return undefined;
+  const list = selectorText(sel, step.index);
+  const rest = sel.segments.slice(step.index);
+  const variable = freshName(scope, sel.segments[step.index - 1]?.name ?? "item");
+  let hint = `to test the elements, use a collection expression`;
+  if (match) {
+    const body = matchText(match, segmentsText([{ kind: "name", name: variable, span: step.segment.span }, ...rest]));
+    hint += `: any ${list} as ${variable} { ${body} }`;
+  }
+  return {
+    code: "list-by-name",
+    summary: `${list} is a list, and ${JSON.stringify(step.segment.name)} is not an index: this step raises an error whenever the list is reached`,
+    hint,
+    span: stepSpan(step.segment, source),
+  };
+}
+
+/** A short bound name from a field name (`Regions` → `r`) that is not already bound. */
+function freshName(scope: Scope | undefined, from: string): string {
+  const base = /^[A-Za-z]/.test(from) ? from[0]!.toLowerCase() : "item";
+  let name = base;
+  for (let n = 2; lookup(scope, name); n++) name = `${base}${n}`;
+  return name;
+}

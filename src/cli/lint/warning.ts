@@ -1,0 +1,14 @@
+/** A warning: valid text that probably does not mean what it says. */
+import type { Span } from "../../index.js";
+
+/** Stable codes of the warnings. */
+export type WarningCode = "pointer-value" | "word-is-selector" | "list-by-name" | "missing-key-error";
+
+export interface Warning {
+  readonly code: WarningCode;
+  /** What the text does, in one sentence, without a position. */
+  readonly summary: string;
+  /** What to write instead. */
+  readonly hint: string;
+  readonly span: Span;
+}

@@ -1,0 +1,126 @@
+/**
+ * `filter-check`: checks filter expressions and tries them on data. `run` takes the arguments and
+ * the standard streams and resolves to the exit status: 0 all valid (and evaluated without error),
+ * 1 an expression is invalid or failed to evaluate, 2 a usage error.
+ */
+import type { Schema } from "../index.js";
+import { analyse, type Report } from "./analyse.js";
+import { parseCommandLine, USAGE, UsageError, type Options } from "./args.js";
+import { openData } from "./data/source.js";
+import { runData, type DataOutcome } from "./data/run.js";
+import { fromError } from "./diagnostics.js";
+import { explainText } from "./explain.js";
+import { readExpressions } from "./expressions.js";
+import { jsonError, reportJson } from "./format/json.js";
+import { diagnosticText, reportText, summaryText } from "./format/text.js";
+import { BufferedWriter, writeAll, type Io, type OutStream } from "./io.js";
+import { loadSchema } from "./schema-file.js";
+import { colourEnabled, makeStyle, type Style } from "./style.js";
+import { packageInfo } from "./version.js";
+
+export const EXIT_OK = 0;
+export const EXIT_INVALID = 1;
+export const EXIT_USAGE = 2;
+
+/** Runs the command; resolves to the exit status. */
+export async function run(argv: readonly string[], io: Io): Promise<number> {
+  try {
+    const options = parseCommandLine(argv);
+    if (options.help) {
+      await writeAll(io.stdout, USAGE);
+      return EXIT_OK;
+    }
+    if (options.version) {
+      const { name, version } = packageInfo();
+      await writeAll(io.stdout, `filter-check (${name}) ${version}\n`);
+      return EXIT_OK;
+    }
+    const schema = await loadSchema(options.schema);
+    const stdinTaken = options.data === "-";
+    const expressions = await readExpressions(options.expressions, io.stdin, stdinTaken);
+    if (options.data !== undefined && expressions.length !== 1) {
+      throw new UsageError(`--data evaluates one expression, but ${expressions.length} were given`);
+    }
+    const reports = expressions.map((e) => analyse(e, { schema, warnings: !options.noWarnings, strict: options.strict }));
+    if (options.data !== undefined) return await dataMode(reports[0]!, options, options.data, io);
+    return await checkMode(reports, options, io);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    await writeAll(io.stderr, `filter-check: ${e.message}\nTry 'filter-check --help' for more information.\n`);
+    return EXIT_USAGE;
+  }
+}
+
+function styleFor(stream: OutStream, io: Io): Style {
+  return makeStyle(colourEnabled(stream.isTTY, io.env));
+}
+
+/** One report in the chosen format, with `--explain` if asked. */
+function formatReport(report: Report, options: Options, style: Style): string {
+  const plan = report.filter?.plan;
+  if (options.format === "json") {
+    const explain = options.explain ? { ast: report.ast, plan } : {};
+    return `${JSON.stringify(reportJson(report, explain))}\n`;
+  }
+  let text = reportText(report, style);
+  if (options.explain && report.ast) text += `\n${explainText(report.ast, report.expression.text, plan, style)}`;
+  return `${text}\n`;
+}
+
+/** Without `--data`: the reports go to standard output. */
+async function checkMode(reports: readonly Report[], options: Options, io: Io): Promise<number> {
+  const style = styleFor(io.stdout, io);
+  const out = new BufferedWriter(io.stdout);
+  for (const r of reports) await out.write(formatReport(r, options, style));
+  if (options.format === "text" && reports.length > 1) await out.write(`${summaryText(reports, style)}\n`);
+  await out.flush();
+  return reports.every((r) => r.valid) ? EXIT_OK : EXIT_INVALID;
+}
+
+/**
+ * With `--data`: matching items (or their count) go to standard output; the report, when there is
+ * something to report, and any failure go to standard error.
+ */
+async function dataMode(report: Report, options: Options, spec: string, io: Io): Promise<number> {
+  const style = styleFor(io.stderr, io);
+  if (report.errors.length > 0 || report.warnings.length > 0 || options.explain) {
+    await writeAll(io.stderr, formatReport(report, options, style));
+  }
+  if (!report.valid || report.filter === undefined) return EXIT_INVALID;
+  const source = await openData(spec, io.stdin);
+  const out = new BufferedWriter(io.stdout);
+  const outcome = await runData(report.filter, source, out, options.count);
+  if (outcome.kind === "done" && options.count) await out.write(`${outcome.matched}\n`);
+  await out.flush();
+  if (outcome.kind === "done") return EXIT_OK;
+  await writeAll(io.stderr, failureText(outcome, report, source.name, options, style, schemaOf(report)));
+  return EXIT_INVALID;
+}
+
+function schemaOf(report: Report): Schema | undefined {
+  return report.filter?.schema;
+}
+
+/** The message for a run over the data that stopped. */
+function failureText(
+  outcome: Exclude<DataOutcome, { kind: "done" }>,
+  report: Report,
+  dataName: string,
+  options: Options,
+  style: Style,
+  schema: Schema | undefined,
+): string {
+  if (outcome.kind === "evaluation-error") {
+    const { error, item } = outcome;
+    if (options.format === "json") {
+      return `${JSON.stringify({ expression: report.expression.text, item: item.index, dataLine: item.line, error: jsonError(fromError(error, schema)) })}\n`;
+    }
+    const where = `item ${item.index} (${dataName}, line ${item.line}): `;
+    return `${diagnosticText(fromError(error, schema), report.expression.text, style, "", where)}\n`;
+  }
+  const message = `${outcome.message} (${dataName}, line ${outcome.line}, column ${outcome.column})`;
+  if (options.format === "json") {
+    return `${JSON.stringify({ item: outcome.item?.index ?? null, dataLine: outcome.line, dataColumn: outcome.column, error: { code: "invalid-data", message } })}\n`;
+  }
+  return `${style.error("error[invalid-data]")}: ${message}\n`;
+}
