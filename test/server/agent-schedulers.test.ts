@@ -69,7 +69,7 @@ describe("GET /v1/agent/schedulers", () => {
 describe("/v1/agent/schedulers/config", () => {
   it("reads the running configuration", async () => {
     const server = await startAgent({ nodeName: "alpha" });
-    expect(await json(await fetch(`${server.base}/v1/agent/schedulers/config`))).toEqual({
+    expect(await json<Config>(await fetch(`${server.base}/v1/agent/schedulers/config`))).toEqual({
       enabled_schedulers: DEFAULT_KINDS,
       num_schedulers: CPUS,
       server_id: "alpha.global",

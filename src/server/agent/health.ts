@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { queryOf, sendText } from "./http.js";
+import { queryOf } from "./http.js";
 import type { AgentState } from "./state.js";
 
 interface Part {

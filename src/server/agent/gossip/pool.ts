@@ -29,8 +29,8 @@ export class GossipPool {
   private readonly peers = new Map<string, Member>();
   private timer: NodeJS.Timeout | undefined;
   private probing = false;
-  private readonly startedAt = Date.now();
-  private lastEventAt = Date.now();
+  /** A Lamport-style clock of membership changes (the gossip stats' member_time). */
+  private memberClock = 1;
 
   constructor(
     private readonly ctx: ServerContext,
@@ -74,13 +74,8 @@ export class GossipPool {
     return counts;
   }
 
-  /** Milliseconds since the last membership change (for the gossip stats). */
-  sinceLastEvent(): number {
-    return Date.now() - this.lastEventAt;
-  }
-
-  uptimeMs(): number {
-    return Date.now() - this.startedAt;
+  memberTime(): number {
+    return this.memberClock;
   }
 
   /** Contacts each address; every one that answers as a reference server is added as `alive`. */
@@ -138,7 +133,7 @@ export class GossipPool {
   }
 
   private changed(): void {
-    this.lastEventAt = Date.now();
+    this.memberClock += 1;
   }
 
   private accept(view: PeerView): void {

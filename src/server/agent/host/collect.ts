@@ -1,5 +1,6 @@
 import { readFile, statfs } from "node:fs/promises";
 import { hostname, machine, release, type, version } from "node:os";
+import { REDACTED } from "../self/redact.js";
 import { hostNetwork } from "./network.js";
 import type { NetworkEntry } from "./network.js";
 
@@ -17,7 +18,6 @@ export interface HostData {
   ResolvConf: string;
 }
 
-export const REDACTED = "<redacted>";
 
 const SENSITIVE_EXACT = new Set(["AWS_ACCESS_KEY_ID", "GOOGLE_APPLICATION_CREDENTIALS", "DATABASE_URL", "NPM_CONFIG__AUTH"]);
 const SENSITIVE_PART = ["TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "PRIVATE_KEY", "API_KEY", "ACCESS_KEY", "_AUTH"];

@@ -8,8 +8,6 @@ import { allocationProfileText, cpuProfileText, goroutineText, heapText } from "
 
 export const DEFAULT_SECONDS = 3;
 export const MAX_SECONDS = 300;
-/** Named profiles this runtime can take (besides cmdline, profile and trace). */
-export const NAMED_PROFILES = ["heap", "allocs", "goroutine"] as const;
 
 interface PprofParams {
   seconds: number;

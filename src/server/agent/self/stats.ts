@@ -57,7 +57,7 @@ export function buildStats(state: AgentState): Record<string, Section> {
         health_score: "0",
         intent_queue: "0",
         left: String(counts.left),
-        member_time: String(state.gossip.members().length),
+        member_time: String(state.gossip.memberTime()),
         members: String(state.gossip.members().length),
         query_queue: "0",
         query_time: "1",
