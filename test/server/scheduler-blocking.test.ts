@@ -34,7 +34,7 @@ describe("blocking queries", () => {
     const t = Date.now();
     const res = await fetch(`${base}/v1/jobs?index=1&wait=5s`);
     expect(res.status).toBe(200);
-    expect(Date.now() - t).toBeLessThan(1000);
+    expect(Date.now() - t).toBeLessThan(3000);
   });
 
   it("answers at the timeout with the current index when nothing changes", async () => {
@@ -45,7 +45,7 @@ describe("blocking queries", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("x-svc-index")).toBe(String(index));
     expect(elapsed).toBeGreaterThanOrEqual(290);
-    expect(elapsed).toBeLessThan(300 * (17 / 16) + 500);
+    expect(elapsed).toBeLessThan(300 * (17 / 16) + 1500);
   });
 
   it("answers as soon as a write moves the index, with the new data", async () => {

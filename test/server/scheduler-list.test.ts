@@ -163,7 +163,7 @@ describe("GET /v1/jobs pagination (the scheduler's own table)", () => {
       expect([path, res.status]).toEqual([path, 404]);
       expect(await res.text()).toBe("");
     }
-    for (const [method, path] of [["DELETE", "/v1/jobs"], ["PATCH", "/v1/jobs"], ["HEAD", "/v1/jobs"], ["OPTIONS", "/v1/jobs"], ["PUT", "/v1/deployments"], ["POST", "/v1/deployments"]] as const) {
+    for (const [method, path] of [["DELETE", "/v1/jobs"], ["PATCH", "/v1/jobs"], ["HEAD", "/v1/jobs"], ["OPTIONS", "/v1/jobs"], ["PUT", "/v1/deployments"], ["POST", "/v1/deployments"], ["DELETE", "/v1/agent/self"]] as const) {
       const res = await fetch(`${server.base}${path}`, { method });
       expect([method, path, res.status]).toEqual([method, path, 405]);
       if (method !== "HEAD") expect(await res.text()).toBe("Invalid method");
