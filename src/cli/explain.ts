@@ -4,6 +4,7 @@
  * sorted cheapest first, with costs), drawn as trees.
  */
 import type { Ast, Binding, Expr, Literal, PlanNode, Selector } from "../index.js";
+import { selectorText } from "./lint/text.js";
 import { lineColumn } from "./position.js";
 import type { Style } from "./style.js";
 
@@ -55,9 +56,9 @@ export function astTree(ast: Ast, source: string): TreeNode {
 }
 
 function selectorNode(s: Selector): TreeNode {
-  const path = s.segments.map((seg) => (seg.kind === "index" ? `[${seg.name}]` : JSON.stringify(seg.name))).join(" → ");
-  const text = s.form === "pointer" ? `JSON Pointer ${s.raw}` : `selector`;
-  return { label: `${text}: ${path}`, children: [] };
+  const steps = s.segments.map((seg) => (seg.kind === "index" ? `[${seg.name}]` : JSON.stringify(seg.name))).join(" → ");
+  const text = s.form === "pointer" ? `JSON Pointer ${s.raw}` : `selector ${selectorText(s)}`;
+  return { label: `${text}  steps ${steps}`, children: [] };
 }
 
 function literalNode(v: Literal): TreeNode {

@@ -71,7 +71,13 @@ function formatReport(report: Report, options: Options, style: Style): string {
 async function checkMode(reports: readonly Report[], options: Options, io: Io): Promise<number> {
   const style = styleFor(io.stdout, io);
   const out = new BufferedWriter(io.stdout);
-  for (const r of reports) await out.write(formatReport(r, options, style));
+  for (let i = 0; i < reports.length; i++) {
+    const r = reports[i]!;
+    await out.write(formatReport(r, options, style));
+    // A blank line after an expression with details, when another follows.
+    const detailed = r.errors.length + r.warnings.length > 0 || options.explain;
+    if (options.format === "text" && detailed && i < reports.length - 1) await out.write("\n");
+  }
   if (options.format === "text" && reports.length > 1) await out.write(`${summaryText(reports, style)}\n`);
   await out.flush();
   return reports.every((r) => r.valid) ? EXIT_OK : EXIT_INVALID;

@@ -54,6 +54,8 @@ export async function runData(filter: Filter, source: DataSource, out: BufferedW
       splitter.push(chunk, collect);
       const stop = await drain();
       if (stop) return stop;
+      // Matches go out as the input comes in (`tail -f log | filter-check --data - ...`).
+      await out.flush();
     }
     splitter.end(collect);
   } catch (e) {
