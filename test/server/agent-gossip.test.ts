@@ -198,8 +198,10 @@ describe("failure detection and POST /v1/agent/force-leave", () => {
     const b = await startAgent({ nodeName: "bravo" });
     await fetch(`${a.base}/v1/agent/join?address=${b.address}`, { method: "POST" });
     // Only b's listener goes away and comes back on the same port: a's probes fail, then succeed.
-    await b.app.server.close();
-    b.app.server.closeAllConnections();
+    await new Promise<void>((resolve) => {
+      b.app.server.close(() => resolve());
+      b.app.server.closeAllConnections();
+    });
     await eventually(async () => ((await statusOf(a.base, "bravo.global")) === "failed" ? true : undefined), 5000, "bravo to fail");
     await new Promise<void>((resolve) => b.app.server.listen(b.port, "127.0.0.1", resolve));
     await eventually(async () => ((await statusOf(a.base, "bravo.global")) === "alive" ? true : undefined), 5000, "bravo to come back");
