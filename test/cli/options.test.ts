@@ -47,6 +47,6 @@ describe("filter-check: options", () => {
   it("after --, an argument starting with a dash is an expression, not an option", async () => {
     const r = await run(["--format", "json", "--", "--help"]);
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.stdout)).toMatchObject({ expression: "--help", valid: false, errors: [{ column: 1 }] });
+    expect(JSON.parse(r.stdout)).toMatchObject({ expression: "--help", valid: false, errors: [{ code: "unexpected-input", column: 2 }] });
   });
 });

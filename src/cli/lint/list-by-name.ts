@@ -3,7 +3,7 @@
  * whenever the list is reached. The elements are tested with a collection expression.
  */
 import type { MatchExpr, Selector } from "../../index.js";
-import { isIndexText, lookup, type Resolved, type Scope } from "./resolve.js";
+import { concrete, isIndexText, lookup, type Resolved, type Scope } from "./resolve.js";
 import { matchText, segmentsText, selectorText, stepSpan } from "./text.js";
 import type { Warning } from "./warning.js";
 
@@ -13,8 +13,13 @@ export function listByName(sel: Selector, resolved: Resolved, match: MatchExpr |
   const list = selectorText(sel, step.index);
   const rest = sel.segments.slice(step.index);
   const variable = freshName(scope, sel.segments[step.index - 1]?.name ?? "item");
+  const from = step.from && concrete(step.from);
+  const elem = from?.kind === "list" ? concrete(from.elem).kind : undefined;
+  const scalar = elem === "string" || elem === "int" || elem === "uint" || elem === "float" || elem === "bool";
   let hint = `to test the elements, use a collection expression`;
-  if (match) {
+  if (scalar && match?.value && rest.length === 1 && (match.op === "==" || match.op === "!=")) {
+    hint = `the elements are ${elem === "string" ? "strings" : "numbers or bools"}: to test whether the list holds a value, write ${match.value.raw} ${match.op === "==" ? "in" : "not in"} ${list}`;
+  } else if (match) {
     const body = matchText(match, segmentsText([{ kind: "name", name: variable, span: step.segment.span }, ...rest]));
     hint += `: any ${list} as ${variable} { ${body} }`;
   }

@@ -26,6 +26,8 @@ export interface ResolvedStep {
   /** Index of the step in the selector's segments. */
   readonly index: number;
   readonly container: Container;
+  /** The type of the value the step is taken from, when known. */
+  readonly from: Type | undefined;
 }
 
 /** A selector resolved against the schema. */
@@ -73,28 +75,28 @@ export function resolve(sel: Selector, schema: Schema | undefined, scope: Scope 
   for (let i = taken; i < sel.segments.length; i++) {
     const segment = sel.segments[i]!;
     if (type === undefined) {
-      steps.push({ segment, index: i, container: "unknown" });
+      steps.push({ segment, index: i, container: "unknown", from: undefined });
       continue;
     }
     const c = concrete(type);
     switch (c.kind) {
       case "record":
-        steps.push({ segment, index: i, container: "record" });
+        steps.push({ segment, index: i, container: "record", from: type });
         type = c.fields[segment.name];
         break;
       case "map":
-        steps.push({ segment, index: i, container: "map" });
+        steps.push({ segment, index: i, container: "map", from: type });
         type = c.value;
         break;
       case "list":
-        steps.push({ segment, index: i, container: "list" });
+        steps.push({ segment, index: i, container: "list", from: type });
         type = c.elem;
         break;
       case "any":
-        steps.push({ segment, index: i, container: "dynamic" });
+        steps.push({ segment, index: i, container: "dynamic", from: type });
         break;
       default:
-        steps.push({ segment, index: i, container: "scalar" });
+        steps.push({ segment, index: i, container: "scalar", from: type });
         type = undefined;
     }
   }

@@ -1,0 +1,113 @@
+import { describe, expect, it } from "vitest";
+import { jsonLines, run } from "./helpers.js";
+
+interface JsonWarning {
+  code: string;
+  message: string;
+  hint: string;
+  line: number;
+  column: number;
+  offset: number;
+  length: number;
+}
+interface JsonReport {
+  expression: string;
+  valid: boolean;
+  errors: unknown[];
+  warnings: JsonWarning[];
+}
+
+/** Checks the expressions (one a line on stdin) and returns their JSON reports. */
+async function check(schema: string | undefined, ...expressions: string[]): Promise<{ code: number | null; reports: JsonReport[] }> {
+  const args = ["--format", "json", ...(schema ? ["--schema", schema] : [])];
+  const r = await run(args, { input: expressions.join("\n") });
+  expect(r.stderr).toBe("");
+  return { code: r.code, reports: jsonLines(r.stdout) as JsonReport[] };
+}
+
+describe("filter-check: warnings for the reference's traps", () => {
+  it("warns about each trap with an explanation and a fix", async () => {
+    const { code, reports } = await check(
+      "job",
+      'ID == "/x"',
+      "ID == Name",
+      "any Datacenters as dc { Name == dc }",
+      "Multiregion.Regions.Name == east",
+      "JobSummary.Summary.web.Running == 1",
+      "JobSummary.Summary.web.Running != 1 and Stop == false",
+      "Datacenters.first == dc1",
+    );
+    // The library's static check blames == for the list step (it reads Regions.Name as an element);
+    // the warning says what really happens.
+    expect(code).toBe(1);
+    expect(reports.map((r) => r.valid)).toEqual([true, true, true, false, true, true, true]);
+    expect(reports[3]!.errors).toEqual([expect.objectContaining({ code: "operator-not-applicable" })]);
+    const [pointer, word, bound, list, missing, negated, scalars] = reports.map((r) => r.warnings);
+
+    expect(pointer).toHaveLength(1);
+    expect(pointer![0]).toMatchObject({ code: "pointer-value", column: 7, length: 4 });
+    expect(pointer![0]!.message).toContain('compared as "x", without its leading slash');
+    expect(pointer![0]!.hint).toContain('write `/x` (backticks: a raw string) to compare with the text "/x"');
+
+    expect(word).toEqual([expect.objectContaining({ code: "word-is-selector", column: 7, length: 4 })]);
+    expect(word![0]!.message).toContain('the bare word Name is the text "Name", not a value from the data (Name is a field of JobListStub)');
+
+    expect(bound).toEqual([expect.objectContaining({ code: "word-is-selector", column: 33 })]);
+    expect(bound![0]!.message).toContain("dc is the name bound by any/all here");
+
+    expect(list).toEqual([expect.objectContaining({ code: "list-by-name", column: 21, length: 4 })]);
+    expect(list![0]!.message).toContain('Multiregion.Regions is a list, and "Name" is not an index');
+    expect(list![0]!.hint).toContain("any Multiregion.Regions as r { r.Name == east }");
+
+    expect(missing).toEqual([expect.objectContaining({ code: "missing-key-error", column: 20, length: 3 })]);
+    expect(missing![0]!.message).toContain('JobSummary.Summary may have no key "web"; then this raises an error instead of not matching');
+    expect(missing![0]!.hint).toBe('guard the key: "web" in JobSummary.Summary and JobSummary.Summary.web.Running == 1');
+
+    expect(scalars).toEqual([expect.objectContaining({ code: "list-by-name", column: 13, length: 5 })]);
+    expect(scalars![0]!.hint).toBe("the elements are strings: to test whether the list holds a value, write dc1 in Datacenters");
+
+    // != answers true on a missing last key: the guard keeps that meaning, parenthesised inside the and.
+    expect(negated![0]!.hint).toBe('guard the key: ("web" not in JobSummary.Summary or JobSummary.Summary.web.Running != 1)');
+  });
+
+  it("does not warn when the key is guarded, or for plain values", async () => {
+    const { reports } = await check(
+      "job",
+      '"web" in JobSummary.Summary and JobSummary.Summary.web.Running == 1',
+      '"web" not in JobSummary.Summary or JobSummary.Summary.web.Running != 1',
+      "any JobSummary.Summary as k, v { v.Running == 1 }",
+      'Status == running and ID == `/x` and "dc1" in Datacenters and Multiregion.Regions.0 is not empty',
+      "JobSummary.Summary.web is not nil",
+    );
+    expect(reports.map((r) => r.warnings)).toEqual([[], [], [], [], []]);
+  });
+
+  it("a guard only counts where it protects: after and for in, after or for not in", async () => {
+    const { reports } = await check("job", '"web" in JobSummary.Summary or JobSummary.Summary.web.Running == 1');
+    expect(reports[0]!.warnings.map((w) => w.code)).toEqual(["missing-key-error"]);
+  });
+
+  it("without a schema: a path-shaped bare word and a nested key of plain JSON", async () => {
+    const { reports } = await check(undefined, "a.b.c == 1", "x == a.b", "x == y");
+    expect(reports[0]!.warnings).toEqual([expect.objectContaining({ code: "missing-key-error", hint: 'guard the key: "b" in a and a.b.c == 1' })]);
+    expect(reports[1]!.warnings).toEqual([expect.objectContaining({ code: "word-is-selector" })]);
+    expect(reports[2]!.warnings).toEqual([]);
+  });
+
+  it("in text, a warning is a frame with the caret under the span and a hint; --no-warnings drops them; --strict fails", async () => {
+    const text = await run(["--schema", "deployment", "TaskGroups.web.HealthyAllocs == 2"]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain("expression 1: valid, 1 warning\n");
+    expect(text.stdout).toContain('  warning[missing-key-error] at 1:12: TaskGroups may have no key "web"');
+    expect(text.stdout).toContain("    1 | TaskGroups.web.HealthyAllocs == 2\n      |            ^^^\n");
+    expect(text.stdout).toContain('    hint: guard the key: "web" in TaskGroups and TaskGroups.web.HealthyAllocs == 2\n');
+
+    const quiet = await run(["--no-warnings", "--schema", "deployment", "TaskGroups.web.HealthyAllocs == 2"]);
+    expect(quiet).toMatchObject({ code: 0, stdout: "expression 1: valid\n" });
+
+    const strict = await run(["--strict", "--schema", "deployment", "TaskGroups.web.HealthyAllocs == 2", "Status == running"]);
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toContain("expression 1: invalid, 1 warning");
+    expect(strict.stdout).toContain("expression 2: valid");
+  });
+});
