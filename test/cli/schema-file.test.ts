@@ -1,0 +1,83 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { jsonLines, run } from "./helpers.js";
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "filter-check-schema-"));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const schemaFile = (name: string, json: unknown) => {
+  const path = join(dir, name);
+  writeFileSync(path, typeof json === "string" ? json : JSON.stringify(json));
+  return path;
+};
+
+const NODE = {
+  record: "Node",
+  fields: {
+    ID: "string",
+    Drain: "bool",
+    Priority: "int64",
+    Index: "uint",
+    Load: "float",
+    Datacenters: ["string"],
+    Meta: { map: "string" },
+    Resources: { pointer: { record: "Resources", fields: { CPU: "int", Devices: { list: { fields: { Name: "string" } } } } } },
+    Attributes: "any",
+  },
+};
+
+describe("filter-check --schema FILE", () => {
+  it("checks against a record of your own: fields, types, did-you-mean, nested records", async () => {
+    const path = schemaFile("node.json", NODE);
+    const r = await run(["--format", "json", "--schema", path], {
+      input: [
+        'ID == "n1" and Drain == false and "dc1" in Datacenters and Meta.rack == r1',
+        "Resources.CPU > 1",
+        "Resources.CPU == lots",
+        "Resurces.CPU == 1",
+        "Resources.Memory == 1",
+        "Index == -1",
+        "Attributes.os.name == linux",
+        'any Resources.Devices as d { d.Name == "gpu" }',
+      ].join("\n"),
+    });
+    const reports = jsonLines(r.stdout) as { valid: boolean; errors: { code: string; message: string }[] }[];
+    expect(r.code).toBe(1);
+    expect(reports.map((x) => x.valid)).toEqual([true, false, false, false, false, false, true, true]);
+    expect(reports[1]!.errors[0]!.code).toBe("unexpected-input");
+    expect(reports[2]!.errors[0]).toMatchObject({ code: "invalid-literal", message: expect.stringContaining('"lots" is not a valid signed integer for Resources.CPU') });
+    expect(reports[3]!.errors[0]).toMatchObject({ code: "unknown-field", message: expect.stringContaining('"Resurces" is not a field of Node; did you mean "Resources"?') });
+    expect(reports[4]!.errors[0]).toMatchObject({ code: "unknown-field", message: expect.stringContaining("is not a field of Resources") });
+    expect(reports[5]!.errors[0]).toMatchObject({ code: "invalid-literal", message: expect.stringContaining("unsigned integer") });
+  });
+
+  it("lists the fields of the nested record in the hint", async () => {
+    const path = schemaFile("node2.json", NODE);
+    const r = await run(["--schema", path, "Resources.Memory == 1"]);
+    expect(r.stdout).toContain("hint: field names are exact and case-sensitive; the fields of Resources are CPU, Devices");
+  });
+
+  it("rejects an invalid schema file with exit 2 and says where and what is expected", async () => {
+    const cases: [unknown, RegExp][] = [
+      ["{not json", /not valid JSON/],
+      [["string"], /the top level: a schema file is a record: \{"record": "Name", "fields": \{"Field": "string", \.\.\.\}\}, not an array/],
+      [{ fields: { A: "integer" } }, /fields\.A: unknown type "integer"; expected "string", "int", "uint", "float", "bool", "any"/],
+      [{ fields: { A: ["string", "int"] } }, /fields\.A: a list type is an array of exactly one element type/],
+      [{ fields: { A: { map: "string", pointer: "int" } } }, /fields\.A: an object type has one key "list", "map" or "pointer".*found the keys "map", "pointer"/],
+      [{ fields: { A: { pointer: { fields: { "B c": 3 } } } } }, /fields\.A\.pointer\.fields\["B c"\]: expected a type .* not 3/],
+      [{ record: "X", fields: {}, extra: 1 }, /the top level: unexpected key "extra" in a record/],
+      [{ record: "", fields: {} }, /record: the record's name must be a non-empty string/],
+    ];
+    const results = await Promise.all(cases.map(([json], i) => run(["--schema", schemaFile(`bad${i}.json`, json), "A == 1"])));
+    results.forEach((r, i) => {
+      expect(r.code, JSON.stringify(cases[i]![0])).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toMatch(cases[i]![1]);
+    });
+  });
+});
