@@ -3,11 +3,20 @@ import { defineConfig } from "tsup";
 export default defineConfig([
   {
     entry: { index: "src/index.ts" },
-    format: ["esm", "cjs"],
+    format: ["esm"],
     dts: true,
     sourcemap: true,
     clean: true,
     target: "node20",
+  },
+  {
+    // Chevrotain ships ESM only: the CommonJS build carries its own copy.
+    entry: { index: "src/index.ts" },
+    format: ["cjs"],
+    dts: true,
+    sourcemap: true,
+    target: "node20",
+    noExternal: ["chevrotain", /^@chevrotain\//, "lodash-es"],
   },
   {
     entry: {

@@ -36,10 +36,7 @@ const EXPECTED: Readonly<Record<string, string>> = {
   filter: "an expression",
   expression: "a selector, a value, \"(\" or \"not\"",
   negation: "an expression",
-  match: "a selector or a value",
-  selectorTail: "an operator (==, !=, contains, not contains, matches, not matches, in, not in, is empty, is not empty, is nil, is not nil)",
-  compareOp: "an operator",
-  emptyOp: '"empty" or "nil"',
+  match: "an operator (==, !=, contains, not contains, matches, not matches, in, not in, is empty, is not empty, is nil, is not nil)",
   inOp: '"in"',
   selectorAfterIn: "a selector",
   collectionHead: "a collection expression (any/all SELECTOR as NAME { ... })",
@@ -98,45 +95,34 @@ export function parse(text: string, options: ParseOptions = {}): Ast {
 /** Words for a token in a message. */
 function describe(t: IToken): string {
   if (t.tokenType === EOF) return "the end of the expression";
-  if (t.tokenType.name === "WhiteSpace") return "whitespace";
   return JSON.stringify(t.image.length > 24 ? `${t.image.slice(0, 24)}…` : t.image);
 }
 
-/** The token before the failing one, for "after X" in messages. */
-function previousToken(tokens: IToken[], offset: number): IToken | undefined {
-  let prev: IToken | undefined;
-  for (const t of tokens) {
-    if (t.startOffset >= offset) break;
-    if (t.tokenType.name !== "WhiteSpace") prev = t;
-  }
-  return prev;
-}
+const WORD_OPERATOR = /^(and|or|not|in|contains|matches|is|as)$/;
+const tokenEnd = (t: IToken): number => t.startOffset + t.image.length;
 
 function recognitionError(e: IRecognitionException, text: string): FilterSyntaxError {
   const token = e.token;
   const span = tokenSpan(token, text);
   const rule = e.context.ruleStack[e.context.ruleStack.length - 1] ?? "filter";
   const tokens = sharedParser().input;
-  const prev = previousToken(tokens, span.start);
-  const after = prev ? ` after ${JSON.stringify(prev.image)}` : "";
-  const atEnd = token.tokenType === EOF;
-  // Whitespace-sensitive spots get a message that says so.
-  const index = tokens.indexOf(token);
+  const index = token.tokenType === EOF ? tokens.length : tokens.indexOf(token);
+  const prev = index > 0 ? tokens[index - 1] : undefined;
   const next = index >= 0 ? tokens[index + 1] : undefined;
-  if (/^(and|or)$/.test(token.image) && next && next.startOffset === span.end && next.tokenType.name !== "WhiteSpace") {
-    return new FilterSyntaxError("missing-whitespace", `expected whitespace between ${JSON.stringify(token.image)} and ${describe(next)}`, text, tokenSpan(next, text));
+  const after = prev ? ` after ${describe(prev)}` : "";
+  const atEnd = token.tokenType === EOF;
+  // Word operators need whitespace around them: say so where it is missing.
+  if (prev && !atEnd && span.start === tokenEnd(prev) && (WORD_OPERATOR.test(prev.image) || WORD_OPERATOR.test(token.image))) {
+    return new FilterSyntaxError("missing-whitespace", `expected whitespace between ${describe(prev)} and ${describe(token)}`, text, span);
   }
-  if (prev && !atEnd && span.start === prev.startOffset + prev.image.length) {
-    const word = prev.image;
-    if (/^(and|or|not|in|contains|matches|is)$/.test(word) || /^(and|or|not|in|contains|matches)$/.test(token.image)) {
-      return new FilterSyntaxError("missing-whitespace", `expected whitespace between ${JSON.stringify(word)} and ${describe(token)}`, text, span);
-    }
+  if (!atEnd && WORD_OPERATOR.test(token.image) && next && next.startOffset === span.end) {
+    return new FilterSyntaxError("missing-whitespace", `expected whitespace between ${describe(token)} and ${describe(next)}`, text, tokenSpan(next, text));
   }
   let expected = EXPECTED[rule] ?? "an expression";
-  if (rule === "filter") {
-    expected = '"and", "or" or the end of the expression';
-  }
-  if (e.name === "MismatchedTokenException") {
+  if (rule === "filter") expected = '"and", "or" or the end of the expression';
+  const custom = /^expected (.*)$/.exec(e.message);
+  if (custom?.[1]) expected = custom[1].replace(/ after .*$/, "");
+  else if (e.name === "MismatchedTokenException") {
     const m = /Expecting token of type --> (.*?) <--/.exec(e.message);
     if (m?.[1] === "EOF") expected = '"and", "or", ")" or the end of the expression';
     else if (m?.[1]) expected = m[1];

@@ -1,15 +1,19 @@
 /**
  * The Chevrotain parser: tokens in, AST out (embedded actions, no CST). It reproduces the reference
  * grammar (a PEG) decision for decision:
- * - ordered choices that the PEG resolves by trying an alternative and backtracking are decided here
- *   with gates that look at the same tokens (`operatorAhead`, `collectionAhead`) or, for the one
- *   genuinely ambiguous case (`not` followed by an operator word), by a speculative parse;
+ * - whitespace is skipped by the lexer; where the reference requires it (around word operators) or
+ *   forbids it (inside selectors and numbers), the parser looks at the gap between two tokens;
+ * - ordered choices that the PEG resolves by trying an alternative and backtracking are decided with
+ *   gates that look at the same tokens (`operatorAhead`, `collectionAhead`) or, for the one genuinely
+ *   ambiguous case (`not` followed by an operator word), by a speculative parse;
  * - the PEG's predicate errors ("Invalid number literal", "Unmatched parentheses", ...) stop the parse
- *   even where another alternative could continue: here they are thrown as `FilterSyntaxError`, which
- *   speculation does not swallow.
+ *   even where another alternative could continue: they are thrown as `FilterSyntaxError`, which
+ *   speculation does not swallow;
+ * - and/or/not/parentheses/collection bodies are parsed by one loop with an explicit stack, so nesting
+ *   costs heap, not call stack.
  * Chevrotain's own recognition errors are turned into `FilterSyntaxError` by `parse.ts`.
  */
-import { EmbeddedActionsParser, EOF, MismatchedTokenException, NoViableAltException, tokenMatcher, type IToken, type TokenType } from "chevrotain";
+import { EmbeddedActionsParser, EOF, MismatchedTokenException, NoViableAltException, tokenMatcher, type IOrAlt, type IToken, type TokenType } from "chevrotain";
 import { FilterSyntaxError, type SyntaxErrorCode } from "../errors.js";
 import type { Binding, CollectionExpr, Expr, Literal, MatchExpr, MatchOp, Segment, Selector, Span } from "./ast.js";
 import { pointerPath } from "./pointer.js";
@@ -25,11 +29,6 @@ export interface ParserLimits {
 const end = (t: IToken): number => t.startOffset + t.image.length;
 const spanOf = (t: IToken): Span => ({ start: t.startOffset, end: end(t) });
 const join = (a: { span: Span }, b: { span: Span }): Span => ({ start: a.span.start, end: b.span.end });
-
-/** The operators that may follow a selector, by the number of tokens they span. */
-interface OperatorMatch {
-  readonly op: MatchOp;
-}
 
 /** `any S as b {`, parsed up to the body. */
 interface CollectionHead {
@@ -56,23 +55,25 @@ interface Group {
 }
 
 export class FilterParser extends EmbeddedActionsParser {
-  /** The expression text, for error messages. */
+  /** The expression text, for error messages and whitespace gaps. */
   private source = "";
   private limits: ParserLimits = { maxDepth: 1000, maxExpressions: 0 };
+  /** Nesting depth where a speculative parse starts. */
   private depth = 0;
   private matchCount = 0;
 
   constructor() {
-    super(T.allTokens, { maxLookahead: 4, skipValidations: process.env.FILTER_EXPR_VALIDATE_GRAMMAR !== "1" });
+    super(T.allTokens, { maxLookahead: 1, skipValidations: process.env.FILTER_EXPR_VALIDATE_GRAMMAR !== "1" });
     this.performSelfAnalysis();
   }
 
-  /** Resets the parser for a new input. */
+  /** Starts a new input. */
   begin(source: string, tokens: IToken[], limits: ParserLimits): void {
     this.source = source;
     this.limits = limits;
     this.depth = 0;
     this.matchCount = 0;
+    this.st = newLoopState(false, 0);
     this.input = tokens;
   }
 
@@ -81,6 +82,35 @@ export class FilterParser extends EmbeddedActionsParser {
 
   private is(k: number, type: TokenType): boolean {
     return tokenMatcher(this.LA(k), type);
+  }
+
+  /** True when whitespace separates token `k` from the token before it (or `k` is the end after a gap). */
+  private gap(k: number): boolean {
+    const t = this.LA(k);
+    const prev = this.LA(k - 1);
+    const start = t.tokenType === EOF ? this.source.length : t.startOffset;
+    const prevEnd = prev.tokenType === EOF || Number.isNaN(prev.startOffset) ? 0 : end(prev);
+    return start > prevEnd;
+  }
+
+  /** Records a recognition error as Chevrotain's own are recorded (its `SAVE_ERROR` is untyped). */
+  private saveError(e: Error): Error {
+    return (this as unknown as { SAVE_ERROR(e: Error): Error }).SAVE_ERROR(e);
+  }
+
+  /** A plain mismatch: the parse fails here, but a speculative parse may try another way. */
+  private mismatch(message: string): never {
+    throw this.saveError(new MismatchedTokenException(message, this.LA(1), this.LA(0)));
+  }
+
+  /** Whitespace must come before the next token. */
+  private requireGap(after: string): void {
+    if (!this.gap(1)) this.mismatch(`expected whitespace after ${after}`);
+  }
+
+  /** Nothing may come between the previous token and the next (inside selectors and numbers). */
+  private requireAdjacent(): void {
+    if (this.gap(1)) this.mismatch("unexpected whitespace");
   }
 
   /** Throws a predicate error of the reference grammar: final, even during speculation. */
@@ -101,30 +131,28 @@ export class FilterParser extends EmbeddedActionsParser {
 
   /**
    * The match operator starting at token `k` (right after a selector), if any: `==`/`!=` with optional
-   * whitespace, or whitespace followed by operator words, each followed by whitespace where the
-   * reference requires it.
+   * whitespace, or operator words with whitespace before, between and (except after `empty`/`nil`)
+   * after them, as the reference requires.
    */
-  private operatorAhead(k: number): OperatorMatch | undefined {
-    let i = k;
-    if (this.is(i, T.WhiteSpace)) i++;
-    if (this.is(i, T.Equal)) return { op: "==" };
-    if (this.is(i, T.NotEqual)) return { op: "!=" };
-    if (i === k) return undefined;
-    const ws = (j: number) => this.is(j, T.WhiteSpace);
-    if (this.is(i, T.Contains) && ws(i + 1)) return { op: "contains" };
-    if (this.is(i, T.Matches) && ws(i + 1)) return { op: "matches" };
-    if (this.is(i, T.In) && ws(i + 1)) return { op: "in" };
-    if (this.is(i, T.Not) && ws(i + 1) && ws(i + 3)) {
-      if (this.is(i + 2, T.In)) return { op: "not in" };
-      if (this.is(i + 2, T.Contains)) return { op: "not contains" };
-      if (this.is(i + 2, T.Matches)) return { op: "not matches" };
+  private operatorAhead(k: number): MatchOp | undefined {
+    if (this.is(k, T.Equal)) return "==";
+    if (this.is(k, T.NotEqual)) return "!=";
+    if (!this.gap(k)) return undefined;
+    const word = (i: number, type: TokenType) => this.is(i, type) && this.gap(i + 1);
+    if (word(k, T.Contains)) return "contains";
+    if (word(k, T.Matches)) return "matches";
+    if (word(k, T.In)) return "in";
+    if (word(k, T.Not)) {
+      if (word(k + 1, T.In)) return "not in";
+      if (word(k + 1, T.Contains)) return "not contains";
+      if (word(k + 1, T.Matches)) return "not matches";
     }
-    if (this.is(i, T.Is) && ws(i + 1)) {
-      if (this.is(i + 2, T.Empty)) return { op: "is empty" };
-      if (this.is(i + 2, T.Nil)) return { op: "is nil" };
-      if (this.is(i + 2, T.Not) && ws(i + 3)) {
-        if (this.is(i + 4, T.Empty)) return { op: "is not empty" };
-        if (this.is(i + 4, T.Nil)) return { op: "is not nil" };
+    if (word(k, T.Is)) {
+      if (this.is(k + 1, T.Empty)) return "is empty";
+      if (this.is(k + 1, T.Nil)) return "is nil";
+      if (word(k + 1, T.Not)) {
+        if (this.is(k + 2, T.Empty)) return "is not empty";
+        if (this.is(k + 2, T.Nil)) return "is not nil";
       }
     }
     return undefined;
@@ -136,32 +164,32 @@ export class FilterParser extends EmbeddedActionsParser {
    * exactly when no operator follows the word.
    */
   private collectionAhead(): boolean {
-    return (this.is(1, T.Any) || this.is(1, T.All)) && this.is(2, T.WhiteSpace) && this.operatorAhead(2) === undefined;
+    return (this.is(1, T.Any) || this.is(1, T.All)) && this.gap(2) && this.operatorAhead(2) === undefined;
   }
 
   /** `not` followed by whitespace negates, unless the reference reads `not` as a field name. */
   private negationAhead(depth: number): boolean {
-    if (!this.is(1, T.Not) || !this.is(2, T.WhiteSpace)) return false;
+    if (!this.is(1, T.Not) || !this.gap(2)) return false;
     // Without an operator after it, `not` cannot be a field: it negates (or the parse fails either way).
     if (this.operatorAhead(2) === undefined) return true;
     // Otherwise the reference tries the negation first and reads a field `not` if it fails.
-    const saved = this.depth;
+    const [savedDepth, savedState, savedSelector, savedOp] = [this.depth, this.st, this.matchSelector, this.matchOp];
     this.depth = depth;
     try {
       return this.BACKTRACK(this.negation).call(this);
     } finally {
-      this.depth = saved;
+      [this.depth, this.st, this.matchSelector, this.matchOp] = [savedDepth, savedState, savedSelector, savedOp];
     }
   }
 
-  /** `ws "and" ws` follows, and the group may continue. */
+  /** `and` with whitespace around it follows, and the group may continue. */
   private andAhead(g: Group): boolean {
-    return !g.ended && g.kind !== "operand" && this.is(1, T.WhiteSpace) && this.is(2, T.And) && this.is(3, T.WhiteSpace);
+    return !g.ended && g.kind !== "operand" && this.gap(1) && this.is(1, T.And) && this.gap(2);
   }
 
-  /** `ws "or" ws` follows, and the group may continue. */
+  /** `or` with whitespace around it follows, and the group may continue. */
   private orAhead(g: Group): boolean {
-    return !g.ended && g.kind !== "operand" && this.is(1, T.WhiteSpace) && this.is(2, T.Or) && this.is(3, T.WhiteSpace);
+    return !g.ended && g.kind !== "operand" && this.gap(1) && this.is(1, T.Or) && this.gap(2);
   }
 
   /** One level deeper (a parenthesis, a collection body or a `not`); the limit is checked here. */
@@ -189,31 +217,160 @@ export class FilterParser extends EmbeddedActionsParser {
   }
 
   private unterminated(t: IToken): never {
-    return this.fail("unterminated-string", "unterminated string literal", {
-      start: t.startOffset,
-      end: end(t),
-    });
+    return this.fail("unterminated-string", "unterminated string literal", { start: t.startOffset, end: end(t) });
   }
 
   // ---------------------------------------------------------------------------------------------
   // Rules. The EBNF above each rule is the normative grammar of grammar/filter.ebnf.
 
   /**
-   * filter  = [ws] orExpr [ws] EOF
-   * orExpr  = collection | andExpr { ws "or" ws ( collection | andExpr ) }   (a collection ends the chain)
-   * andExpr = notExpr { ws "and" ws notExpr }
-   * notExpr = { "not" ws } ( "(" [ws] orExpr [ws] ")" | match )
+   * filter  = orExpr EOF
+   * orExpr  = collection | andExpr { "or" ( collection | andExpr ) }   (a collection ends the chain)
+   * andExpr = notExpr { "and" notExpr }
+   * notExpr = { "not" } ( "(" orExpr ")" | match )
    *
-   * These four rules are parsed by one loop with an explicit stack (see `expression`), so nesting
-   * depth costs heap, not call stack.
+   * The last three are parsed by one loop with an explicit stack (see `expression`).
    */
   public filter = this.RULE("filter", (): Expr => {
-    this.OPTION(() => this.CONSUME(T.WhiteSpace));
     const expr = this.SUBRULE(this.expression, { ARGS: [false] });
-    this.OPTION2(() => this.CONSUME2(T.WhiteSpace));
     this.CONSUME(EOF);
     return expr;
   });
+
+  // The state of the innermost `expression` loop. Alternatives are built once (not per iteration)
+  // and read the state from here, as Chevrotain's performance guide recommends.
+  private st: LoopState = newLoopState(false, 0);
+
+  private readonly loopAlternatives: IOrAlt<void>[] = [
+    {
+      // A collection stands where a whole or-operand may start.
+      GATE: () => this.st.expectOperand && this.top().and.length === 0 && this.top().nots.length === 0 && this.collectionAhead(),
+      ALT: () => {
+        const head = this.SUBRULE(this.collectionHead);
+        this.ACTION(() => {
+          const st = this.st;
+          st.depth = this.enter(head.open, st.depth);
+          st.stack.push(newGroup("collection", head.open, head));
+        });
+      },
+    },
+    {
+      GATE: () => this.st.expectOperand && this.negationAhead(this.st.depth),
+      ALT: () => {
+        const not = this.CONSUME(T.Not);
+        this.ACTION(() => {
+          const st = this.st;
+          st.depth = this.enter(not, st.depth);
+          this.top().nots.push(not);
+        });
+      },
+    },
+    {
+      GATE: () => this.st.expectOperand,
+      ALT: () => {
+        const open = this.CONSUME(T.LParen);
+        this.ACTION(() => {
+          const st = this.st;
+          st.depth = this.enter(open, st.depth);
+          st.stack.push(newGroup("paren", open, undefined));
+        });
+      },
+    },
+    {
+      GATE: () => this.st.expectOperand,
+      ALT: () => {
+        const m = this.SUBRULE(this.match);
+        this.ACTION(() => this.complete(m));
+      },
+    },
+    {
+      GATE: () => !this.st.expectOperand && this.andAhead(this.top()),
+      ALT: () => {
+        this.CONSUME(T.And);
+        this.ACTION(() => {
+          this.st.expectOperand = true;
+        });
+      },
+    },
+    {
+      GATE: () => !this.st.expectOperand && this.orAhead(this.top()),
+      ALT: () => {
+        this.CONSUME(T.Or);
+        this.ACTION(() => {
+          const g = this.top();
+          g.or.push(flat("and", g.and));
+          g.and = [];
+          this.st.expectOperand = true;
+        });
+      },
+    },
+    {
+      GATE: () => !this.st.expectOperand && this.top().kind === "paren" && this.is(1, T.RParen),
+      ALT: () => {
+        this.CONSUME(T.RParen);
+        this.ACTION(() => {
+          const st = this.st;
+          const g = st.stack.pop()!;
+          st.depth--;
+          this.complete(closeGroup(g));
+        });
+      },
+    },
+    {
+      GATE: () => !this.st.expectOperand && this.top().kind === "collection",
+      ALT: () => {
+        const brace = this.CONSUME(T.RBrace);
+        this.ACTION(() => {
+          const st = this.st;
+          const g = st.stack.pop()!;
+          st.depth--;
+          const head = g.head!;
+          this.complete({
+            kind: "collection",
+            quantifier: head.quantifier,
+            selector: head.selector,
+            binding: head.binding,
+            body: closeGroup(g),
+            span: { start: head.start, end: end(brace) },
+          });
+          // Nothing but the end of the group may follow a collection.
+          this.top().ended = true;
+        });
+      },
+    },
+  ];
+
+  private readonly loop = {
+    GATE: () => this.st.result === undefined && !this.atLoopEnd(),
+    // The gates are exclusive; one token of lookahead confirms the chosen alternative.
+    DEF: () => this.OR({ IGNORE_AMBIGUITIES: true, DEF: this.loopAlternatives }),
+  };
+
+  private top(): Group {
+    const stack = this.st.stack;
+    return stack[stack.length - 1]!;
+  }
+
+  /** Hands a finished operand to the group on top of the stack, wrapped in its pending `not`s. */
+  private complete(operand: Expr): void {
+    const st = this.st;
+    const g = this.top();
+    let e = operand;
+    for (let i = g.nots.length - 1; i >= 0; i--) {
+      e = { kind: "not", operand: e, span: { start: g.nots[i]!.startOffset, end: e.span.end } };
+    }
+    st.depth -= g.nots.length;
+    g.nots = [];
+    g.and.push(e);
+    st.expectOperand = false;
+    if (g.kind === "operand") st.result = e;
+  }
+
+  private atLoopEnd(): boolean {
+    const g = this.top();
+    if (this.st.expectOperand || this.andAhead(g) || this.orAhead(g)) return false;
+    return g.kind === "root" || g.kind === "operand";
+  }
 
   /**
    * Parses an `orExpr` (or, with `operandOnly`, a single `notExpr`, to decide a `not` speculatively)
@@ -221,418 +378,253 @@ export class FilterParser extends EmbeddedActionsParser {
    * collection bodies.
    */
   public expression = this.RULE("expression", (operandOnly: boolean): Expr => {
-    const base: Group = { kind: operandOnly ? "operand" : "root", open: undefined, head: undefined, or: [], and: [], nots: [], ended: false };
-    const stack: Group[] = [base];
-    const top = () => stack[stack.length - 1]!;
-    let expectOperand = true;
-    let result: Expr | undefined;
-    let depth = this.depth;
-
-    /** Hands a finished operand to the group on top of the stack, closing groups that are complete. */
-    const complete = (operand: Expr) => {
-      const g = top();
-      let e = operand;
-      for (let i = g.nots.length - 1; i >= 0; i--) {
-        e = { kind: "not", operand: e, span: { start: g.nots[i]!.startOffset, end: e.span.end } };
-      }
-      depth -= g.nots.length;
-      g.nots = [];
-      g.and.push(e);
-      expectOperand = false;
-      if (g.kind === "operand") result = e;
-    };
-    const close = (g: Group): Expr => {
-      if (g.and.length > 0) g.or.push(flat("and", g.and));
-      return flat("or", g.or);
-    };
-    const atEnd = () => {
-      const g = top();
-      if (expectOperand || this.andAhead(g) || this.orAhead(g)) return false;
-      return g.kind === "root" || g.kind === "operand";
-    };
-
-    this.MANY({
-      GATE: () => result === undefined && !atEnd(),
-      DEF: () => {
-        // The gates are exclusive; one token of lookahead confirms the chosen alternative.
-        this.OR({ MAX_LOOKAHEAD: 1, IGNORE_AMBIGUITIES: true, DEF: [
-          {
-            // A collection stands where a whole or-operand may start.
-            GATE: () => expectOperand && top().and.length === 0 && top().nots.length === 0 && this.collectionAhead(),
-            ALT: () => {
-              const head = this.SUBRULE(this.collectionHead);
-              this.ACTION(() => {
-                depth = this.enter(head.open, depth);
-                stack.push({ kind: "collection", open: head.open, head, or: [], and: [], nots: [], ended: false });
-              });
-            },
-          },
-          {
-            GATE: () => expectOperand && this.negationAhead(depth),
-            ALT: () => {
-              const not = this.CONSUME(T.Not);
-              this.CONSUME(T.WhiteSpace);
-              this.ACTION(() => {
-                depth = this.enter(not, depth);
-                top().nots.push(not);
-              });
-            },
-          },
-          {
-            GATE: () => expectOperand && this.is(1, T.LParen),
-            ALT: () => {
-              const open = this.CONSUME(T.LParen);
-              this.OPTION(() => this.CONSUME2(T.WhiteSpace));
-              this.ACTION(() => {
-                depth = this.enter(open, depth);
-                stack.push({ kind: "paren", open, head: undefined, or: [], and: [], nots: [], ended: false });
-              });
-            },
-          },
-          {
-            GATE: () => expectOperand,
-            ALT: () => {
-              const m = this.SUBRULE(this.match);
-              this.ACTION(() => complete(m));
-            },
-          },
-          {
-            GATE: () => !expectOperand && this.andAhead(top()),
-            ALT: () => {
-              this.CONSUME3(T.WhiteSpace);
-              this.CONSUME(T.And);
-              this.CONSUME4(T.WhiteSpace);
-              expectOperand = true;
-            },
-          },
-          {
-            GATE: () => !expectOperand && this.orAhead(top()),
-            ALT: () => {
-              this.CONSUME5(T.WhiteSpace);
-              this.CONSUME(T.Or);
-              this.CONSUME6(T.WhiteSpace);
-              this.ACTION(() => {
-                const g = top();
-                g.or.push(flat("and", g.and));
-                g.and = [];
-              });
-              expectOperand = true;
-            },
-          },
-          {
-            GATE: () => !expectOperand && top().kind === "paren",
-            ALT: () => {
-              this.OPTION2(() => this.CONSUME7(T.WhiteSpace));
-              this.ACTION(() => {
-                if (!this.is(1, T.RParen)) {
-                  const open = top().open!;
-                  this.fail("unmatched-parenthesis", `expected ")" to close the "(" at ${posText(this.source, open.startOffset)}`, tokenSpan(this.LA(1), this.source));
-                }
-              });
-              this.CONSUME(T.RParen);
-              this.ACTION(() => {
-                const g = stack.pop()!;
-                depth--;
-                complete(close(g));
-              });
-            },
-          },
-          {
-            GATE: () => !expectOperand && top().kind === "collection",
-            ALT: () => {
-              this.OPTION3(() => this.CONSUME8(T.WhiteSpace));
-              const brace = this.CONSUME(T.RBrace);
-              this.ACTION(() => {
-                const g = stack.pop()!;
-                depth--;
-                const head = g.head!;
-                const collection: CollectionExpr = {
-                  kind: "collection",
-                  quantifier: head.quantifier,
-                  selector: head.selector,
-                  binding: head.binding,
-                  body: close(g),
-                  span: { start: head.start, end: end(brace) },
-                };
-                complete(collection);
-                // Nothing but the end of the group may follow a collection.
-                top().ended = true;
-              });
-            },
-          },
-        ] });
-      },
-    });
+    const outer = this.st;
+    const st = this.ACTION(() => (this.st = newLoopState(operandOnly, this.depth)));
+    this.MANY(this.loop);
     return this.ACTION(() => {
-      if (result !== undefined) return result;
-      const g = top();
-      if (expectOperand) {
-        throw this.SAVE_ERROR(new NoViableAltException(`expected an operand`, this.LA(1), this.LA(0)));
-      }
-      if (g.kind === "paren") {
-        const at = this.is(1, T.WhiteSpace) ? this.LA(2) : this.LA(1);
-        this.fail("unmatched-parenthesis", `expected ")" to close the "(" at ${posText(this.source, g.open!.startOffset)}`, tokenSpan(at, this.source));
-      }
-      if (g.kind === "collection") {
-        throw this.SAVE_ERROR(new MismatchedTokenException(`expected "}"`, this.is(1, T.WhiteSpace) ? this.LA(2) : this.LA(1), this.LA(0)));
-      }
-      return close(base);
+      const result = st.result ?? this.finishLoop(st);
+      this.st = outer;
+      return result;
     });
   });
 
-  /** negation = "not" ws notExpr   (only to decide, speculatively, whether a `not` negates) */
+  /** The end of the loop: the whole expression, or the error for what is left open. */
+  private finishLoop(st: LoopState): Expr {
+    const g = this.top();
+    if (st.expectOperand) throw this.saveError(new NoViableAltException("expected an operand", this.LA(1), this.LA(0)));
+    if (g.kind === "paren") {
+      this.fail("unmatched-parenthesis", `expected ")" to close the "(" at ${posText(this.source, g.open!.startOffset)}`, tokenSpan(this.LA(1), this.source));
+    }
+    if (g.kind === "collection") this.mismatch(`expected "}" to close the "{" at ${posText(this.source, g.open!.startOffset)}`);
+    return closeGroup(st.stack[0]!);
+  }
+
+  /** negation = "not" notExpr   (only to decide, speculatively, whether a `not` negates) */
   public negation = this.RULE("negation", (): Expr => {
     this.CONSUME(T.Not);
-    this.CONSUME(T.WhiteSpace);
     return this.SUBRULE(this.expression, { ARGS: [true] });
   });
 
-  /** collection head = ( "any" | "all" ) ws selector ws "as" ws binding [ws] "{" [ws] */
+  /** collectionHead = ( "any" | "all" ) selector "as" binding "{" */
   public collectionHead = this.RULE("collectionHead", (): CollectionHead => {
-    const q = this.OR([{ ALT: () => this.CONSUME(T.Any) }, { ALT: () => this.CONSUME(T.All) }]);
-    this.CONSUME(T.WhiteSpace);
+    const q = this.CONSUME(T.Quantifier);
     const selector = this.SUBRULE(this.selector);
-    this.CONSUME2(T.WhiteSpace);
+    this.ACTION(() => this.requireGap("the selector"));
     this.CONSUME(T.As);
-    this.CONSUME3(T.WhiteSpace);
+    this.ACTION(() => this.requireGap('"as"'));
     const binding = this.SUBRULE(this.binding);
-    this.OPTION(() => this.CONSUME4(T.WhiteSpace));
     const open = this.CONSUME(T.LBrace);
-    this.OPTION2(() => this.CONSUME5(T.WhiteSpace));
     return this.ACTION(() => ({ quantifier: q.image as "any" | "all", selector, binding, open, start: q.startOffset }));
   });
 
-  /**
-   * match = selector ( compareOp value | emptyOp | inOp selector )
-   *       | plainValue inOp selector
-   */
-  public match = this.RULE("match", (): MatchExpr => {
-    const m = this.OR([
-      {
-        GATE: () => this.selectorAt(1),
-        ALT: () => {
-          const selector = this.SUBRULE(this.selector);
-          return this.SUBRULE(this.selectorTail, { ARGS: [selector] });
-        },
-      },
-      {
-        ALT: () => {
-          const value = this.SUBRULE(this.plainValue);
-          const op = this.SUBRULE(this.inOp);
-          const selector = this.SUBRULE2(this.selectorAfterIn);
-          return this.ACTION(() => matchNode(op, selector, value, join(value, selector)));
-        },
-      },
-    ]);
-    this.ACTION(() => this.countMatch(m.span));
-    return m;
-  });
-
-  /** The operator and operand after a leading selector (see `match`). */
-  public selectorTail = this.RULE("selectorTail", (selector: Selector): MatchExpr => {
-    return this.OR([
-      {
-        ALT: () => {
-          const op = this.SUBRULE(this.compareOp);
-          const value = this.SUBRULE(this.value);
-          return this.ACTION(() => matchNode(op, selector, value, join(selector, value)));
-        },
-      },
-      {
-        ALT: () => {
-          const op = this.SUBRULE(this.emptyOp);
-          return this.ACTION(() => matchNode(op, selector, undefined, { start: selector.span.start, end: op.span.end }));
-        },
-      },
-      {
-        ALT: () => {
-          const op = this.SUBRULE(this.inOp);
-          const right = this.SUBRULE(this.selectorAfterIn);
-          return this.ACTION(() => matchNode(op, right, wordLiteral(selector), join(selector, right)));
-        },
-      },
-    ]);
-  });
-
-  /**
-   * compareOp = [ws] "==" [ws] | [ws] "!=" [ws]
-   *           | ws ( "contains" | "matches" | "not" ws ( "contains" | "matches" ) ) ws
-   */
-  public compareOp = this.RULE("compareOp", (): { op: MatchOp; span: Span } => {
-    return this.OR([
-      {
-        GATE: () => { const o = this.operatorAhead(1); return o?.op === "==" || o?.op === "!="; },
-        ALT: () => {
-          this.OPTION(() => this.CONSUME(T.WhiteSpace));
-          const t = this.OR2([{ ALT: () => this.CONSUME(T.Equal) }, { ALT: () => this.CONSUME(T.NotEqual) }]);
-          this.OPTION2(() => this.CONSUME2(T.WhiteSpace));
-          return this.ACTION(() => ({ op: t.image as MatchOp, span: spanOf(t) }));
-        },
-      },
-      {
-        ALT: () => {
-          this.CONSUME3(T.WhiteSpace);
-          const r = this.OR3([
-            { ALT: () => { const t = this.CONSUME(T.Contains); return this.ACTION(() => ({ op: "contains" as MatchOp, span: spanOf(t) })); } },
-            { ALT: () => { const t = this.CONSUME(T.Matches); return this.ACTION(() => ({ op: "matches" as MatchOp, span: spanOf(t) })); } },
-            {
-              ALT: () => {
-                const not = this.CONSUME(T.Not);
-                this.CONSUME4(T.WhiteSpace);
-                const t = this.OR4([{ ALT: () => this.CONSUME2(T.Contains) }, { ALT: () => this.CONSUME2(T.Matches) }]);
-                return this.ACTION(() => ({ op: `not ${t.image}` as MatchOp, span: { start: not.startOffset, end: end(t) } }));
-              },
-            },
-          ]);
-          this.CONSUME5(T.WhiteSpace);
-          return r;
-        },
-      },
-    ]);
-  });
-
-  /** emptyOp = ws "is" ws [ "not" ws ] ( "empty" | "nil" ) */
-  public emptyOp = this.RULE("emptyOp", (): { op: MatchOp; span: Span } => {
-    this.CONSUME(T.WhiteSpace);
-    const is = this.CONSUME(T.Is);
-    this.CONSUME2(T.WhiteSpace);
-    let negated = false;
-    this.OPTION(() => {
-      this.CONSUME(T.Not);
-      this.CONSUME3(T.WhiteSpace);
-      negated = true;
-    });
-    const t = this.OR([{ ALT: () => this.CONSUME(T.Empty) }, { ALT: () => this.CONSUME(T.Nil) }]);
-    return this.ACTION(() => ({ op: `is ${negated ? "not " : ""}${t.image}` as MatchOp, span: { start: is.startOffset, end: end(t) } }));
-  });
-
-  /** inOp = ws [ "not" ws ] "in" ws */
-  public inOp = this.RULE("inOp", (): { op: MatchOp; span: Span } => {
-    this.CONSUME(T.WhiteSpace);
-    let start: IToken | undefined;
-    this.OPTION(() => {
-      start = this.CONSUME(T.Not);
-      this.CONSUME2(T.WhiteSpace);
-    });
-    const t = this.CONSUME(T.In);
-    this.CONSUME3(T.WhiteSpace);
-    return this.ACTION(() => ({ op: (start ? "not in" : "in") as MatchOp, span: { start: (start ?? t).startOffset, end: end(t) } }));
-  });
-
-  /** The selector after `in`: its absence is the reference's "Invalid selector" error. */
-  public selectorAfterIn = this.RULE("selectorAfterIn", (): Selector => {
-    this.ACTION(() => {
-      if (!this.selectorAt(1)) {
-        this.fail("invalid-selector", `expected a selector after "in"`, tokenSpan(this.LA(1), this.source));
-      }
-    });
-    return this.SUBRULE(this.selector);
-  });
-
-  /** binding = "_" [ws] "," [ws] name | name [ws] "," [ws] ( "_" | name ) | name */
+  /** binding = "_" "," name | name [ "," ( "_" | name ) ] */
   public binding = this.RULE("binding", (): Binding => {
     return this.OR([
       {
         ALT: () => {
           this.CONSUME(T.Underscore);
-          this.OPTION(() => this.CONSUME(T.WhiteSpace));
           this.CONSUME(T.Comma);
-          this.OPTION2(() => this.CONSUME2(T.WhiteSpace));
           const value = this.CONSUME(T.Identifier);
           return this.ACTION((): Binding => ({ mode: "value", value: value.image }));
         },
       },
       {
         ALT: () => {
-          const firstToken = this.CONSUME2(T.Identifier);
-          const first = this.ACTION(() => firstToken.image);
-          let binding: Binding = { mode: "default", name: first };
-          this.OPTION3({
-            GATE: () => this.is(1, T.Comma) || (this.is(1, T.WhiteSpace) && this.is(2, T.Comma)),
-            DEF: () => {
-              this.OPTION4(() => this.CONSUME3(T.WhiteSpace));
-              this.CONSUME2(T.Comma);
-              this.OPTION5(() => this.CONSUME4(T.WhiteSpace));
-              binding = this.OR2([
-                { ALT: (): Binding => { this.CONSUME2(T.Underscore); return { mode: "index", index: first }; } },
-                { ALT: (): Binding => { const v = this.CONSUME3(T.Identifier); return this.ACTION(() => ({ mode: "index-value", index: first, value: v.image })); } },
-              ]);
-            },
-          });
-          return binding;
-        },
-      },
-    ]);
-  });
-
-  /**
-   * selector = name { "." name | "." digits | index } | pointer
-   * index    = "[" [ws] string [ws] "]"
-   */
-  public selector = this.RULE("selector", (): Selector => {
-    return this.OR([
-      {
-        GATE: () => this.pointerAt(1),
-        ALT: () => {
-          const t = this.CONSUME(T.DoubleQuoted);
-          return this.ACTION(() => pointerSelector(t));
-        },
-      },
-      {
-        ALT: () => {
-          const first = this.CONSUME(T.Identifier);
-          const segments: Segment[] = [];
-          this.ACTION(() => segments.push({ kind: "name", name: first.image, span: spanOf(first) }));
-          this.MANY(() => {
-            this.OR2([
+          const first = this.CONSUME2(T.Identifier);
+          let binding: Binding | undefined;
+          this.OPTION(() => {
+            this.CONSUME2(T.Comma);
+            binding = this.OR2([
               {
-                ALT: () => {
-                  const dot = this.CONSUME(T.Dot);
-                  this.OR3([
-                    {
-                      ALT: () => {
-                        const t = this.CONSUME2(T.Identifier);
-                        this.ACTION(() => segments.push({ kind: "name", name: t.image, span: { start: dot.startOffset, end: end(t) } }));
-                      },
-                    },
-                    {
-                      ALT: () => {
-                        const t = this.CONSUME(T.Digits);
-                        this.ACTION(() => segments.push({ kind: "index", name: t.image, span: { start: dot.startOffset, end: end(t) } }));
-                      },
-                    },
-                  ]);
+                ALT: (): Binding => {
+                  this.CONSUME2(T.Underscore);
+                  return this.ACTION(() => ({ mode: "index", index: first.image }));
                 },
               },
-              { ALT: () => { const seg = this.SUBRULE(this.indexSegment); this.ACTION(() => segments.push(seg)); } },
+              {
+                ALT: (): Binding => {
+                  const v = this.CONSUME3(T.Identifier);
+                  return this.ACTION(() => ({ mode: "index-value", index: first.image, value: v.image }));
+                },
+              },
             ]);
           });
-          return this.ACTION(() => ({
-            kind: "selector" as const,
-            form: "path" as const,
-            segments,
-            raw: "",
-            span: { start: first.startOffset, end: segments[segments.length - 1]!.span.end },
-          }));
+          return this.ACTION((): Binding => binding ?? { mode: "default", name: first.image });
         },
       },
     ]);
   });
 
-  /** index = "[" [ws] string [ws] "]" */
+  // The state of the `match` rule (not re-entrant: nothing inside a match parses another match).
+  private matchSelector: Selector | undefined;
+  private matchOp: MatchOp | undefined;
+
+  private readonly operatorAlternatives: IOrAlt<MatchExpr>[] = [
+    {
+      GATE: () => this.matchOp === "==" || this.matchOp === "!=",
+      ALT: () => {
+        const t = this.CONSUME(T.EqualityOperator);
+        const value = this.SUBRULE(this.value);
+        return this.ACTION(() => this.matchWith(spanOf(t), value));
+      },
+    },
+    {
+      GATE: () => this.matchOp === "contains" || this.matchOp === "matches" || this.matchOp === "not contains" || this.matchOp === "not matches",
+      ALT: () => {
+        const not = this.OPTION(() => this.CONSUME(T.Not));
+        const t = this.CONSUME(T.TextOperator);
+        const value = this.SUBRULE2(this.value);
+        return this.ACTION(() => this.matchWith({ start: (not ?? t).startOffset, end: end(t) }, value));
+      },
+    },
+    {
+      GATE: () => this.matchOp !== undefined && this.matchOp.startsWith("is "),
+      ALT: () => {
+        const is = this.CONSUME(T.Is);
+        this.OPTION2(() => this.CONSUME2(T.Not));
+        const t = this.CONSUME(T.Emptiness);
+        return this.ACTION(() => this.matchWith({ start: is.startOffset, end: end(t) }, undefined));
+      },
+    },
+    {
+      GATE: () => this.matchOp === "in" || this.matchOp === "not in",
+      ALT: () => {
+        const opSpan = this.SUBRULE(this.inOp);
+        const right = this.SUBRULE(this.selectorAfterIn);
+        return this.ACTION((): MatchExpr => {
+          const left = this.matchSelector!;
+          return matchNode(this.matchOp!, opSpan, right, wordLiteral(left), join(left, right));
+        });
+      },
+    },
+  ];
+
+  private matchWith(opSpan: Span, value: Literal | undefined): MatchExpr {
+    const selector = this.matchSelector!;
+    const span = { start: selector.span.start, end: value ? value.span.end : opSpan.end };
+    return matchNode(this.matchOp!, opSpan, selector, value, span);
+  }
+
+  private readonly matchAlternatives: IOrAlt<MatchExpr>[] = [
+    {
+      GATE: () => this.selectorAt(1),
+      ALT: () => {
+        const selector = this.SUBRULE(this.selector);
+        this.ACTION(() => {
+          this.matchSelector = selector;
+          this.matchOp = this.operatorAhead(1);
+        });
+        return this.OR2({ IGNORE_AMBIGUITIES: true, DEF: this.operatorAlternatives });
+      },
+    },
+    {
+      ALT: () => {
+        const value = this.SUBRULE(this.plainValue);
+        const op = this.ACTION(() => {
+          const o = this.operatorAhead(1);
+          if (o !== "in" && o !== "not in") this.mismatch('expected "in" or "not in" after a value');
+          return o;
+        });
+        const opSpan = this.SUBRULE2(this.inOp);
+        const selector = this.SUBRULE2(this.selectorAfterIn);
+        return this.ACTION(() => matchNode(op, opSpan, selector, value, join(value, selector)));
+      },
+    },
+  ];
+
+  /**
+   * match  = selector ( compare value | emptiness | inOp selector )
+   *        | plainValue inOp selector
+   * compare = "==" | "!=" | [ "not" ] ( "contains" | "matches" )
+   * emptiness = "is" [ "not" ] ( "empty" | "nil" )
+   * inOp = [ "not" ] "in"
+   */
+  public match = this.RULE("match", (): MatchExpr => {
+    const m = this.OR(this.matchAlternatives);
+    this.ACTION(() => this.countMatch(m.span));
+    return m;
+  });
+
+  /** inOp = [ "not" ] "in"   (whitespace around each word, checked by `operatorAhead`) */
+  public inOp = this.RULE("inOp", (): Span => {
+    const not = this.OPTION(() => this.CONSUME(T.Not));
+    const t = this.CONSUME(T.In);
+    return this.ACTION(() => ({ start: (not ?? t).startOffset, end: end(t) }));
+  });
+
+  /** The selector after `in`: its absence is the reference's "Invalid selector" error. */
+  public selectorAfterIn = this.RULE("selectorAfterIn", (): Selector => {
+    this.ACTION(() => {
+      if (!this.selectorAt(1)) this.fail("invalid-selector", 'expected a selector after "in"', tokenSpan(this.LA(1), this.source));
+    });
+    return this.SUBRULE(this.selector);
+  });
+
+  // The steps of the selector being parsed (not re-entrant: a selector holds no selector).
+  private segments: Segment[] = [];
+
+  private readonly stepAlternatives: IOrAlt<void>[] = [
+    {
+      ALT: () => {
+        const dot = this.CONSUME(T.Dot);
+        this.ACTION(() => this.requireAdjacent());
+        const t = this.OR3(this.afterDot);
+        this.ACTION(() => this.segments.push({ kind: tokenMatcher(t, T.Digits) ? "index" : "name", name: t.image, span: { start: dot.startOffset, end: end(t) } }));
+      },
+    },
+    {
+      ALT: () => {
+        const seg = this.SUBRULE(this.indexSegment);
+        this.ACTION(() => this.segments.push(seg));
+      },
+    },
+  ];
+
+  private readonly afterDot: IOrAlt<IToken>[] = [{ ALT: () => this.CONSUME2(T.Identifier) }, { ALT: () => this.CONSUME(T.Digits) }];
+
+  private readonly steps = {
+    GATE: () => !this.gap(1),
+    DEF: () => this.OR2(this.stepAlternatives),
+  };
+
+  private readonly selectorAlternatives: IOrAlt<Selector>[] = [
+    {
+      GATE: () => this.pointerAt(1),
+      ALT: () => {
+        const t = this.CONSUME(T.DoubleQuoted);
+        return this.ACTION(() => pointerSelector(t));
+      },
+    },
+    {
+      ALT: () => {
+        const first = this.CONSUME(T.Identifier);
+        this.ACTION(() => {
+          this.segments = [{ kind: "name", name: first.image, span: spanOf(first) }];
+        });
+        this.MANY(this.steps);
+        return this.ACTION((): Selector => {
+          const segments = this.segments;
+          return { kind: "selector", form: "path", segments, raw: "", span: { start: first.startOffset, end: segments[segments.length - 1]!.span.end } };
+        });
+      },
+    },
+  ];
+
+  /**
+   * selector = pointer | name { "." name | "." digits | index }   (no whitespace inside)
+   */
+  public selector = this.RULE("selector", (): Selector => this.OR(this.selectorAlternatives));
+
+  /** index = "[" string "]" */
   public indexSegment = this.RULE("indexSegment", (): Segment => {
     const open = this.CONSUME(T.LBracket);
-    this.OPTION(() => this.CONSUME(T.WhiteSpace));
     this.ACTION(() => {
       const t = this.LA(1);
-      if (this.is(1, T.UnterminatedDoubleQuoted) || this.is(1, T.UnterminatedBackQuoted)) this.unterminated(t);
-      if (!this.is(1, T.DoubleQuoted) && !this.is(1, T.BackQuoted)) {
-        this.fail("invalid-index", `expected a quoted key after "["`, tokenSpan(t, this.source));
-      }
+      if (this.is(1, T.Unterminated)) this.unterminated(t);
+      if (!this.is(1, T.QuotedKey)) this.fail("invalid-index", 'expected a quoted key after "["', tokenSpan(t, this.source));
     });
-    const key = this.OR([{ ALT: () => this.CONSUME(T.DoubleQuoted) }, { ALT: () => this.CONSUME(T.BackQuoted) }]);
+    const key = this.CONSUME(T.QuotedKey);
     const name = this.ACTION(() => this.stringValue(key));
-    this.OPTION2(() => this.CONSUME2(T.WhiteSpace));
     this.ACTION(() => {
       if (!this.is(1, T.RBracket)) {
         this.fail("unclosed-index", `expected "]" to close the "[" at ${posText(this.source, open.startOffset)}`, tokenSpan(this.LA(1), this.source));
@@ -642,76 +634,73 @@ export class FilterParser extends EmbeddedActionsParser {
     return this.ACTION((): Segment => ({ kind: "key", name, raw: key.image, span: { start: open.startOffset, end: end(close) } }));
   });
 
-  /** value = pointer | selector (taken as its text) | number | string */
-  public value = this.RULE("value", (): Literal => {
-    return this.OR([
-      {
-        GATE: () => this.pointerAt(1),
-        ALT: () => {
-          const t = this.CONSUME(T.DoubleQuoted);
-          return this.ACTION(() => pointerLiteral(t));
-        },
+  private readonly valueAlternatives: IOrAlt<Literal>[] = [
+    {
+      GATE: () => this.pointerAt(1),
+      ALT: () => {
+        const t = this.CONSUME(T.DoubleQuoted);
+        return this.ACTION(() => pointerLiteral(t));
       },
-      {
-        GATE: () => this.is(1, T.Identifier),
-        ALT: () => {
-          const s = this.SUBRULE(this.selector);
-          return this.ACTION(() => wordLiteral(s));
-        },
+    },
+    {
+      GATE: () => this.is(1, T.Identifier),
+      ALT: () => {
+        const s = this.SUBRULE(this.selector);
+        return this.ACTION(() => wordLiteral(s));
       },
-      { ALT: () => this.SUBRULE(this.plainValue) },
-    ]);
-  });
+    },
+    { ALT: () => this.SUBRULE(this.plainValue) },
+  ];
+
+  /** value = pointer | selector (taken as its text) | plainValue */
+  public value = this.RULE("value", (): Literal => this.OR({ IGNORE_AMBIGUITIES: true, DEF: this.valueAlternatives }));
+
+  private readonly plainAlternatives: IOrAlt<Literal>[] = [
+    { ALT: () => this.SUBRULE(this.number) },
+    {
+      GATE: () => !this.pointerAt(1),
+      ALT: () => {
+        const t = this.CONSUME(T.QuotedKey);
+        return this.ACTION((): Literal => ({ kind: "literal", type: "string", raw: t.image, text: this.stringValue(t), span: spanOf(t) }));
+      },
+    },
+    {
+      ALT: () => {
+        const t = this.CONSUME(T.Unterminated);
+        return this.ACTION(() => this.unterminated(t));
+      },
+    },
+  ];
 
   /** plainValue = number | string */
-  public plainValue = this.RULE("plainValue", (): Literal => {
-    return this.OR([
-      { ALT: () => this.SUBRULE(this.number) },
-      {
-        ALT: () => {
-          const t = this.OR2([
-            { GATE: () => !this.pointerAt(1), ALT: () => this.CONSUME(T.DoubleQuoted) },
-            { ALT: () => this.CONSUME(T.BackQuoted) },
-          ]);
-          return this.ACTION((): Literal => ({ kind: "literal", type: "string", raw: t.image, text: this.stringValue(t), span: spanOf(t) }));
-        },
-      },
-      {
-        ALT: () => {
-          const t = this.OR3([
-            { ALT: () => this.CONSUME(T.UnterminatedDoubleQuoted) },
-            { ALT: () => this.CONSUME(T.UnterminatedBackQuoted) },
-          ]);
-          return this.ACTION(() => this.unterminated(t));
-        },
-      },
-    ]);
-  });
+  public plainValue = this.RULE("plainValue", (): Literal => this.OR(this.plainAlternatives));
 
-  /** number = [ "-" ] digits [ "." digits ]   (followed by whitespace, ")" or the end) */
+  private readonly fraction = {
+    // The fraction is part of the number only when digits follow the dot directly.
+    GATE: () => this.is(1, T.Dot) && !this.gap(1) && this.is(2, T.Digits) && !this.gap(2),
+    DEF: () => {
+      this.CONSUME(T.Dot);
+      return this.CONSUME2(T.Digits);
+    },
+  };
+
+  /** number = [ "-" ] digits [ "." digits ]   (no whitespace inside; then whitespace, ")" or the end) */
   public number = this.RULE("number", (): Literal => {
-    let minus: IToken | undefined;
-    this.OPTION(() => {
-      minus = this.CONSUME(T.Minus);
+    const minus = this.OPTION(() => {
+      const m = this.CONSUME(T.Minus);
+      this.ACTION(() => this.requireAdjacent());
+      return m;
     });
     const int = this.CONSUME(T.Digits);
-    let last = int;
-    // The fraction is part of the number only when digits follow the dot.
-    this.OPTION2({
-      GATE: () => this.is(1, T.Dot) && this.is(2, T.Digits),
-      DEF: () => {
-        this.CONSUME(T.Dot);
-        last = this.CONSUME2(T.Digits);
-      },
-    });
+    const fraction = this.OPTION2(this.fraction);
     return this.ACTION((): Literal => {
+      const last = fraction ?? int;
       const start = (minus ?? int).startOffset;
       // "0" or a run without a leading zero; the reference then requires whitespace, ")" or the end.
-      const validEnd = int.image.length > 1 && int.image[0] === "0" ? int.startOffset + 1 : end(last);
-      const bad = validEnd !== end(last) || !(this.is(1, T.WhiteSpace) || this.is(1, T.RParen) || this.is(1, EOF));
-      if (bad) {
+      const leadingZero = int.image.length > 1 && int.image[0] === "0";
+      if (leadingZero || !(this.gap(1) || this.is(1, T.RParen) || this.is(1, EOF))) {
         const next = this.LA(1);
-        const stop = next.tokenType !== EOF && next.startOffset === end(last) && next.tokenType !== T.WhiteSpace ? end(next) : end(last);
+        const stop = leadingZero || next.tokenType === EOF || this.gap(1) ? end(last) : end(next);
         const text = this.source.slice(start, stop);
         this.fail("invalid-number", `invalid number literal ${JSON.stringify(text)}: a number is an optional "-", "0" or digits not starting with "0", an optional "." and digits, then whitespace, ")" or the end`, { start, end: stop });
       }
@@ -719,6 +708,27 @@ export class FilterParser extends EmbeddedActionsParser {
       return { kind: "literal", type: "number", raw, text: raw, span: { start, end: end(last) } };
     });
   });
+}
+
+/** The state of one run of the expression loop. */
+interface LoopState {
+  readonly stack: Group[];
+  expectOperand: boolean;
+  result: Expr | undefined;
+  depth: number;
+}
+
+function newLoopState(operandOnly: boolean, depth: number): LoopState {
+  return { stack: [newGroup(operandOnly ? "operand" : "root", undefined, undefined)], expectOperand: true, result: undefined, depth };
+}
+
+function newGroup(kind: Group["kind"], open: IToken | undefined, head: CollectionHead | undefined): Group {
+  return { kind, open, head, or: [], and: [], nots: [], ended: false };
+}
+
+function closeGroup(g: Group): Expr {
+  if (g.and.length > 0) g.or.push(flat("and", g.and));
+  return flat("or", g.or);
 }
 
 /** The source position "line:column" of an offset. */
@@ -745,22 +755,14 @@ function flat(kind: "and" | "or", operands: Expr[]): Expr {
   return { kind, operands, span: { start: operands[0]!.span.start, end: operands[operands.length - 1]!.span.end } };
 }
 
-function matchNode(op: { op: MatchOp; span: Span }, selector: Selector, value: Literal | undefined, span: Span): MatchExpr {
-  return value === undefined
-    ? { kind: "match", op: op.op, selector, opSpan: op.span, span }
-    : { kind: "match", op: op.op, selector, value, opSpan: op.span, span };
+function matchNode(op: MatchOp, opSpan: Span, selector: Selector, value: Literal | undefined, span: Span): MatchExpr {
+  return value === undefined ? { kind: "match", op, selector, opSpan, span } : { kind: "match", op, selector, value, opSpan, span };
 }
 
 function pointerSelector(t: IToken): Selector {
   const path = pointerPath(t.image) ?? [];
   const span = spanOf(t);
-  return {
-    kind: "selector",
-    form: "pointer",
-    segments: path.map((name) => ({ kind: "key", name, raw: "", span })),
-    raw: t.image,
-    span,
-  };
+  return { kind: "selector", form: "pointer", segments: path.map((name) => ({ kind: "key", name, raw: "", span })), raw: t.image, span };
 }
 
 function pointerLiteral(t: IToken): Literal {

@@ -4,14 +4,14 @@ import { parse, print, type Expr } from "../../src/index.js";
 import { NAMES, exprArb, withoutSpans } from "../arbitraries.js";
 
 /**
- * A match that begins with the word `not` followed by a negated operator (`not not contains x`,
- * `not not in x`) is read by the reference as a negation: such trees have no text of their own.
+ * A match that begins with the word `not` (`not not contains x`, `not in in or y`) may be read by the
+ * reference as a negation of what follows: such trees have no text of their own.
  */
 function canonical(e: Expr): boolean {
   switch (e.kind) {
     case "match": {
       const first = e.op === "in" || e.op === "not in" ? e.value?.raw : e.selector.form === "path" && e.selector.segments.length === 1 ? e.selector.segments[0]!.name : undefined;
-      return !(first === "not" && e.op.startsWith("not "));
+      return first !== "not";
     }
     case "not":
       return canonical(e.operand);

@@ -1,0 +1,36 @@
+/**
+ * The six benchmark queries (Q1–Q6 of the issues), each with the hand-written JavaScript predicate a
+ * careful programmer would write for the same answer on well-formed job list entries.
+ */
+type Job = Record<string, any>;
+
+export interface Query {
+  readonly id: string;
+  readonly expression: string;
+  readonly handWritten: (job: Job) => boolean;
+}
+
+export const QUERIES: readonly Query[] = [
+  { id: "Q1", expression: 'Status == "running"', handWritten: (j) => j.Status === "running" },
+  {
+    id: "Q2",
+    expression: '"dc1" in Datacenters and Type == "service"',
+    handWritten: (j) => j.Datacenters.includes("dc1") && j.Type === "service",
+  },
+  { id: "Q3", expression: 'Name matches "^web-[0-9]+$"', handWritten: (j) => /^web-[0-9]+$/.test(j.Name) },
+  {
+    id: "Q4",
+    expression: '"web" in JobSummary.Summary and JobSummary.Summary["web"].Running == 3',
+    handWritten: (j) => "web" in j.JobSummary.Summary && j.JobSummary.Summary.web.Running === 3,
+  },
+  {
+    id: "Q5",
+    expression: 'not (Status == "dead") and ParentID is empty',
+    handWritten: (j) => j.Status !== "dead" && j.ParentID === "",
+  },
+  {
+    id: "Q6",
+    expression: '(Namespace == "prod" or Namespace == "dev") and Stop == false and Priority == 50',
+    handWritten: (j) => (j.Namespace === "prod" || j.Namespace === "dev") && j.Stop === false && j.Priority === 50,
+  },
+];
