@@ -54,7 +54,7 @@ to evaluate, 2 usage error (bad option, unreadable file, invalid schema file).
 
 Examples:
   filter-check --schema job 'Status == "running" and "dc1" in Datacenters'
-  printf '%s\\n' 'Priority > 5' 'Name matches "^web"' | filter-check --format json
+  printf '%s\\n' 'Priority == 50' 'Name matches "^web"' | filter-check --format json
   filter-check --schema job --data jobs.json 'Periodic == true'
   curl -s localhost:4646/v1/jobs | filter-check --schema job --data - --count 'Type == batch'
 `;

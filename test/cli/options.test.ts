@@ -29,19 +29,28 @@ describe("filter-check: options", () => {
   });
 
   it("usage errors exit 2 with a message on stderr", async () => {
-    usage(await run(["--frob", "a == 1"]), /^filter-check: Unknown option '--frob'\n/);
-    usage(await run(["--format", "xml", "a == 1"]), /--format must be "text" or "json", not "xml"/);
-    usage(await run(["--count", "a == 1"]), /--count needs --data/);
-    usage(await run(["--schema"]), /--schema/);
-    usage(await run(["--schema", "nope.json", "a == 1"]), /cannot read the schema file nope\.json: no such file/);
-    usage(await run(["--data", "nope.json", "a == 1"]), /cannot read the data file nope\.json: no such file/);
-    usage(await run(["--data", "test", "a == 1"]), /cannot read the data file test: it is a directory/);
+    const cases: [string[], RegExp][] = [
+      [["--frob", "a == 1"], /^filter-check: Unknown option '--frob'\n/],
+      [["--format", "xml", "a == 1"], /--format must be "text" or "json", not "xml"/],
+      [["--count", "a == 1"], /--count needs --data/],
+      [["--schema"], /--schema/],
+      [["--schema", "nope.json", "a == 1"], /cannot read the schema file nope\.json: no such file/],
+      [["--data", "nope.json", "a == 1"], /cannot read the data file nope\.json: no such file/],
+      [["--data", "test", "a == 1"], /cannot read the data file test: it is a directory/],
+    ];
+    const results = await Promise.all(cases.map(([args]) => run(args)));
+    results.forEach((r, i) => usage(r, cases[i]![1]));
   });
 
   it("usage errors about expressions: none on stdin, several with --data, --data - without an argument", async () => {
-    usage(await run([], { input: "\n# only a comment\n" }), /no expression on standard input/);
-    usage(await run(["--data", "-"], { input: '{"a":1}\n' }), /with --data -, give the expression as an argument/);
-    usage(await run(["--data", "-", "a == 1", "b == 2"], { input: "" }), /--data evaluates one expression, but 2 were given/);
+    const [none, dataStdin, several] = await Promise.all([
+      run([], { input: "\n# only a comment\n" }),
+      run(["--data", "-"], { input: '{"a":1}\n' }),
+      run(["--data", "-", "a == 1", "b == 2"], { input: "" }),
+    ]);
+    usage(none, /no expression on standard input/);
+    usage(dataStdin, /with --data -, give the expression as an argument/);
+    usage(several, /--data evaluates one expression, but 2 were given/);
   });
 
   it("after --, an argument starting with a dash is an expression, not an option", async () => {
