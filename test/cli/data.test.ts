@@ -93,8 +93,15 @@ describe("filter-check --data", () => {
       error: { code: "invalid-data", message: 'expected "," or "]" after item 0 of the array (standard input, line 2, column 2)' },
     });
 
-    const unfinished = await run(["--data", "-", "a == 1"], { input: '[{"a": 1}, {"a": "}' });
+    const [unfinished, after] = await Promise.all([
+      run(["--data", "-", "a == 1"], { input: '[{"a": 1}, {"a": "}' }),
+      run(["--data", "-", "a == 1"], { input: '[{"a": 1}]\n{"a": 1}\n' }),
+    ]);
+    expect(unfinished.code).toBe(1);
     expect(unfinished.stderr).toMatch(/item 1 is not finished when the data ends \(standard input, line 1, column 12\)/);
+    expect(after.code).toBe(1);
+    expect(after.stdout).toBe('{"a":1}\n');
+    expect(after.stderr).toMatch(/unexpected text after the end of the array .* \(standard input, line 2, column 1\)/);
   });
 
   it("streams: a match is printed while standard input is still open", async () => {
