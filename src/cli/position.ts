@@ -15,7 +15,3 @@ export function lineColumn(source: string, offset: number): { line: number; colu
   return { line, column: offset - lineStart + 1 };
 }
 
-/** A span covering both spans. */
-export function cover(a: Span, b: Span): Span {
-  return { start: Math.min(a.start, b.start), end: Math.max(a.end, b.end) };
-}
