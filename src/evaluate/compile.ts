@@ -35,14 +35,15 @@ import { fieldOf, type Type } from "../semantics/schema.js";
 import { MISSING, concrete, elementType, isObject, kindOf, step, typed, walk, type Typed } from "../semantics/select.js";
 import { isFailure } from "../semantics/values.js";
 import { boundNames, selectorKeys, selectorPrefix, walkReporter, type EvaluateOptions } from "./common.js";
+import { fastMatch, fastMembership } from "./fast.js";
 import { compilePattern } from "./regex.js";
 
-/** Values bound by collection expressions, by slot. */
+/** Values bound by collection expressions, by slot (allocated by the outermost collection). */
 type Frame = Typed[];
-/** A compiled predicate. */
-export type Predicate = (datum: unknown, frame: Frame) => boolean;
+/** A compiled predicate over the raw datum. */
+export type Predicate = (datum: unknown, frame?: Frame) => boolean;
 /** A compiled selector: the typed value it reaches, or `MISSING`. */
-type Reader = (datum: unknown, frame: Frame) => unknown;
+type Reader = (datum: unknown, frame?: Frame) => unknown;
 
 /** A readable description of the compiled plan, for `--explain`. */
 export interface PlanNode {
@@ -65,7 +66,10 @@ interface Env {
   readonly options: EvaluateOptions;
   /** Bound names → frame slot, innermost last. */
   readonly scope: readonly { name: string; slot: number; type: Type | undefined }[];
-  slots: number;
+  /** Frame slots allocated so far (shared by the whole program). */
+  readonly layout: { slots: number };
+  /** Raw datum → typed root value. */
+  readonly rootValue: (d: unknown) => unknown;
 }
 
 /** The result of compiling a whole expression. */
@@ -75,17 +79,13 @@ export interface CompiledProgram {
 }
 
 const hasOwn = Object.prototype.hasOwnProperty;
-const NO_FRAME: Frame = [];
 
 /** Compiles `ast` (parsed from `source`) for data of type `root`. */
 export function compileAst(ast: Expr, source: string, root: Type, options: EvaluateOptions = {}): CompiledProgram {
-  const env: Env = { source, root, options, scope: [], slots: 0 };
+  const env: Env = { source, root, options, scope: [], layout: { slots: 0 }, rootValue: rootNormalizer(root) };
   const c = compileExpr(ast, env, false);
   const run = c.run;
-  const rootValue = rootNormalizer(root);
-  if (env.slots === 0) return { run: (d) => run(rootValue(d), NO_FRAME), plan: c.plan };
-  const slots = env.slots;
-  return { run: (d) => run(rootValue(d), new Array<Typed>(slots)), plan: c.plan };
+  return { run: run as (d: unknown) => boolean, plan: c.plan };
 }
 
 function rootNormalizer(root: Type): (d: unknown) => unknown {
@@ -109,10 +109,45 @@ function compileExpr(e: Expr, env: Env, negate: boolean): Compiled {
     case "or": {
       // De Morgan keeps negation at the leaves: not (a and b) ≡ not a or not b, errors included.
       const isAnd = (e.kind === "and") !== negate;
-      const parts = e.operands.map((o) => compileExpr(o, env, negate));
+      const parts = isAnd ? e.operands.map((o) => compileExpr(o, env, negate)) : compileDisjuncts(e.operands, env, negate);
       return junction(isAnd, reorder(parts));
     }
   }
+}
+
+/**
+ * The operands of an `or`, with each run of `K == "text"` on the same top-level key fused into one
+ * membership test (`Namespace == "prod" or Namespace == "dev"`).
+ */
+function compileDisjuncts(operands: readonly Expr[], env: Env, negate: boolean): Compiled[] {
+  const out: Compiled[] = [];
+  let i = 0;
+  while (i < operands.length) {
+    const key = negate ? undefined : equalityKey(operands[i]!, env);
+    let j = i + 1;
+    while (key !== undefined && j < operands.length && equalityKey(operands[j]!, env) === key) j++;
+    const group = operands.slice(i, j).map((o) => compileExpr(o, env, negate));
+    if (j - i > 1) {
+      const general = junction(false, group);
+      const texts = operands.slice(i, j).map((o) => (o as MatchExpr).value!.text);
+      const typedString = env.root.kind === "record";
+      const run = fastMembership(key!, texts, typedString, general.run);
+      out.push(run ? { run, plan: { ...general.plan, label: `${key} in {${texts.map((t) => JSON.stringify(t)).join(", ")}}` } } : general);
+    } else {
+      out.push(...group);
+    }
+    i = j;
+  }
+  return out;
+}
+
+/** The key of `K == "text"` when K is one top-level key the membership fast path can read. */
+function equalityKey(e: Expr, env: Env): string | undefined {
+  if (e.kind !== "match" || e.op !== "==" || e.selector.segments.length !== 1 || !e.value) return undefined;
+  const key = e.selector.segments[0]!.name;
+  if (env.options.unknownValue !== undefined || "unknownValue" in env.options || findBound(env, key)) return undefined;
+  if (env.root.kind === "record") return fieldOf(env.root, key)?.kind === "string" ? key : undefined;
+  return env.root.kind === "any" ? key : undefined;
 }
 
 /** Sorts each run of consecutive infallible operands by cost; fallible ones keep their place. */
@@ -212,10 +247,10 @@ function compileSelector(owner: MatchExpr | CollectionExpr, env: Env): CompiledS
     const rest = keys.slice(1);
     const slot = bound.slot;
     const report = walkReporter(site, sel, 1);
-    const readTyped: Reader = (_d, f) => walk(f[slot]!, rest, report, unknown, 1);
+    const readTyped: Reader = (_d, f) => walk(f![slot]!, rest, report, unknown, 1);
     const type = bound.type && !unknown ? staticWalk(bound.type, rest) : undefined;
     if (type === undefined) return { read: readTyped, type: ANY_TYPE, infallible: false, dynamic: true };
-    const read: Reader = rest.length === 0 ? (_d, f) => f[slot]!.value : (d, f) => {
+    const read: Reader = rest.length === 0 ? (_d, f) => f![slot]!.value : (d, f) => {
       const r = readTyped(d, f) as Typed | typeof MISSING;
       return r === MISSING ? r : r.value;
     };
@@ -286,7 +321,9 @@ function compileSelector(owner: MatchExpr | CollectionExpr, env: Env): CompiledS
     });
     type = elementTypeOfStep(type, key, unknown !== undefined);
   });
-  return { read: chain(steps), type, infallible, dynamic: false };
+  const read = chain(steps);
+  const rootValue = env.rootValue;
+  return { read: (d) => read(rootValue(d)), type, infallible, dynamic: false };
 }
 
 const ANY_TYPE: Type = { kind: "any" };
@@ -395,6 +432,8 @@ function compileMatch(e: MatchExpr, env: Env, negate: boolean): Compiled {
       return v === MISSING ? missing : test(v);
     };
   }
+  const bound = e.selector.form === "path" && findBound(env, e.selector.segments[0]!.name) !== undefined;
+  if (!bound && !("unknownValue" in env.options)) run = fastMatch(e, env.root, negate, lit, run) ?? run;
   return { run, plan };
 }
 
@@ -559,7 +598,7 @@ function compileCollection(e: CollectionExpr, env: Env): Compiled {
   const staticType = sel.type;
   const elemType = elementType(staticType);
   const names = boundNames(e.binding);
-  const slots = names.map(() => env.slots++);
+  const slots = names.map(() => env.layout.slots++);
   const c = concrete(staticType);
   const isList = sel.dynamic ? undefined : c.kind === "list" ? true : c.kind === "map" ? false : undefined;
   const inner: Env = {
@@ -574,18 +613,19 @@ function compileCollection(e: CollectionExpr, env: Env): Compiled {
     ],
   };
   const body = compileExpr(e.body, inner, false);
-  // Slots allocated by the body live in the same frame.
-  env.slots = inner.slots;
   const bodyRun = body.run;
+  const layout = env.layout;
   const any = e.quantifier === "any";
   const read = sel.read;
   const source = env.source;
   const roles = names.map((n) => n.role);
   const selectorText = selectorSource(e.selector);
   const dynamic = sel.dynamic;
-  const run: Predicate = (d, f) => {
-    const r = read(d, f);
+  const run: Predicate = (d, outer) => {
+    const r = read(d, outer);
     if (r === MISSING) return COLLECTION_MISSING[e.quantifier];
+    // The outermost collection allocates the frame for every bound name of the program.
+    const f = outer ?? new Array<Typed>(layout.slots);
     const type = dynamic ? (r as Typed).type : staticType;
     const v = dynamic ? (r as Typed).value : r;
     const kind = kindOf(type, v);

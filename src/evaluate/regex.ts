@@ -8,6 +8,8 @@ import { RE2JS } from "re2js";
 /** A compiled pattern: `test` or the reason it does not compile (raised when first used). */
 export interface Pattern {
   readonly source: string;
+  /** How it matches: an exact string test, a JavaScript RegExp that agrees with RE2 here, or re2js. */
+  readonly engine: "literal" | "native" | "re2";
   /** Undefined when the pattern is valid. */
   readonly error: string | undefined;
   test(s: string): boolean;
@@ -17,8 +19,10 @@ const META = /[\\.+*?()|[\]{}^$]/;
 
 /** Compiles an RE2 pattern. Never throws: an invalid pattern reports its error when tested. */
 export function compilePattern(source: string): Pattern {
-  const fast = literalMatcher(source);
-  if (fast) return { source, error: undefined, test: fast };
+  const literal = literalMatcher(source);
+  if (literal) return { source, engine: "literal", error: undefined, test: literal };
+  const native = nativeMatcher(source);
+  if (native) return { source, engine: "native", error: undefined, test: native };
   let re: RE2JS;
   try {
     re = RE2JS.compile(source);
@@ -26,13 +30,14 @@ export function compilePattern(source: string): Pattern {
     const error = e instanceof Error ? e.message.replace(/^error parsing regexp: /, "") : String(e);
     return {
       source,
+      engine: "re2",
       error,
       test() {
         throw new Error(error);
       },
     };
   }
-  return { source, error: undefined, test: (s) => re.test(s) };
+  return { source, engine: "re2", error: undefined, test: (s) => re.test(s) };
 }
 
 /** An exact matcher for `lit`, `^lit`, `lit$` and `^lit$` where `lit` has no metacharacters. */
@@ -45,4 +50,62 @@ function literalMatcher(source: string): ((s: string) => boolean) | undefined {
   if (start) return (s) => s.startsWith(body);
   if (endAnchor) return (s) => s.endsWith(body);
   return (s) => s.includes(body);
+}
+
+const LITERAL = /[A-Za-z0-9 _\-:/@#%&=~,;'"<>!]/;
+const ESCAPABLE = /[.+*?()|[\]{}^$\\/-]/;
+const SIMPLE_CLASS = /^\^?(?:[A-Za-z0-9_]-[A-Za-z0-9_]|[A-Za-z0-9_ .:/@#~,;=+])+$/;
+const BOUNDED = /^\{(\d{1,3})(,(\d{0,3}))?\}/;
+
+/**
+ * A JavaScript RegExp for the patterns where it provably agrees with RE2 and runs in linear time:
+ * anchored at the start (`^`), made of literal characters, escaped punctuation, `\d` and simple ASCII
+ * classes, with bounded quantifiers and at most one unbounded one (`+`, `*`, `{n,}`), optionally
+ * anchored at the end. With a start anchor and one unbounded repetition a backtracking engine does at
+ * most linear work; without groups, alternation, `.` or Unicode classes both syntaxes mean the same.
+ * Anything else is left to re2js.
+ */
+function nativeMatcher(source: string): ((s: string) => boolean) | undefined {
+  if (!source.startsWith("^")) return undefined;
+  let end = source.length;
+  if (source.endsWith("$") && !source.endsWith("\\$")) end--;
+  let unbounded = 0;
+  let i = 1;
+  while (i < end) {
+    const c = source[i]!;
+    if (c === "\\") {
+      const next = source[i + 1] ?? "";
+      if (next !== "d" && !ESCAPABLE.test(next)) return undefined;
+      i += 2;
+    } else if (c === "[") {
+      const close = source.indexOf("]", i + 1);
+      if (close < 0 || close >= end || !SIMPLE_CLASS.test(source.slice(i + 1, close))) return undefined;
+      i = close + 1;
+    } else if (LITERAL.test(c)) {
+      i++;
+    } else {
+      return undefined;
+    }
+    const q = source[i];
+    if (i >= end) break;
+    if (q === "+" || q === "*") {
+      unbounded++;
+      i++;
+    } else if (q === "?") {
+      i++;
+    } else if (q === "{") {
+      const m = BOUNDED.exec(source.slice(i, end));
+      if (!m) return undefined;
+      if (m[2] !== undefined && m[3] === "") unbounded++;
+      i += m[0].length;
+    }
+  }
+  if (unbounded > 1) return undefined;
+  let re: RegExp;
+  try {
+    re = new RegExp(source, "u");
+  } catch {
+    return undefined;
+  }
+  return (s) => re.test(s);
 }

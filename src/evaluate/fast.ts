@@ -1,0 +1,267 @@
+/**
+ * Fused fast paths for the commonest matches: one top-level field read and one test in a single
+ * closure, taken when the datum is a plain object (so a key read is an own property or `undefined`).
+ * Everything else (other data, other types, anything that could raise an error) goes to the general
+ * closure the fast path was built on, so answers and errors stay identical.
+ */
+import type { MatchExpr } from "../syntax/ast.js";
+import { OPERATORS, type LiteralValue } from "../semantics/operators.js";
+import { fieldOf, type Type } from "../semantics/schema.js";
+import { concrete } from "../semantics/select.js";
+import { isFailure } from "../semantics/values.js";
+import { compilePattern } from "./regex.js";
+
+/** A compiled predicate over the raw datum (the frame is passed through to the general closure). */
+export type RawPredicate<F> = (datum: unknown, frame?: F) => boolean;
+
+const OBJECT_PROTO = Object.prototype;
+
+/** A value test for one field. */
+type FieldTest = (v: unknown) => boolean;
+
+/** Returned by a dynamic test for values it does not handle: the general closure decides. */
+const SLOW = 2 as unknown as boolean;
+
+/**
+ * True when `d` is an object whose prototype is `Object.prototype`: reading a key that
+ * `Object.prototype` lacks then returns an own property or `undefined`. (`__proto__` is read because V8
+ * folds it to a constant per object shape; an own data property named `__proto__` fails the check, so
+ * the exact path is taken.)
+ */
+function plain(d: unknown): d is Record<string, unknown> {
+  return d != null && (d as { __proto__?: unknown }).__proto__ === OBJECT_PROTO;
+}
+
+/**
+ * The fused predicate for `e` when its selector is one top-level key (not bound by a collection) and
+ * its operator has a fast test for the field's static type (`root` is the schema's record) or for the
+ * value's kind (`root` is `any`). Returns undefined when no fast path applies.
+ */
+export function fastMatch<F>(e: MatchExpr, root: Type, negate: boolean, lit: LiteralValue, general: RawPredicate<F>): RawPredicate<F> | undefined {
+  const keys = e.selector.segments.map((s) => s.name);
+  if (keys.some((k) => k in OBJECT_PROTO)) return undefined;
+  const info = OPERATORS[e.op];
+  const negated = info.negated !== negate;
+  if (root.kind === "record") {
+    // Every step a record field or a map key (through pointers); the last one's container decides
+    // whether an absent key is a zero value (field) or a missing key (map).
+    let type: Type = root;
+    let lastIsMap = false;
+    for (const key of keys) {
+      const c = concrete(type);
+      if (c.kind === "record") {
+        const field = fieldOf(c, key);
+        if (field === undefined) return undefined;
+        [type, lastIsMap] = [field, false];
+      } else if (c.kind === "map") {
+        [type, lastIsMap] = [c.value, true];
+      } else return undefined;
+    }
+    if (keys.length === 1 && type.kind === "string" && info.base === "equal" && lit.text !== "") return stringEquals(keys[0]!, lit.text, negated, general);
+    const test = typedTest(info.base, type, lit, e);
+    if (!test) return undefined;
+    return keys.length === 1 ? typedField(keys[0]!, test, negated, general) : typedPath(keys, lastIsMap, test, negated, general);
+  }
+  if (root.kind === "any") {
+    if (keys.length === 1 && info.base === "equal") return dynamicEquals(keys[0]!, lit, negated, general);
+    const test = dynamicTest(info.base, lit, e);
+    if (!test) return undefined;
+    return keys.length === 1 ? dynamicField(keys[0]!, test, negated, general) : dynamicPath(keys, test, negated, general);
+  }
+  return undefined;
+}
+
+/** A typed path of plain objects, read in one loop; anything else takes the general closure. */
+function typedPath<F>(keys: readonly string[], lastIsMap: boolean, test: FieldTest, negated: boolean, general: RawPredicate<F>): RawPredicate<F> {
+  const n = keys.length - 1;
+  const last = keys[n]!;
+  return (d, f) => {
+    let v: unknown = d;
+    for (let i = 0; i < n; i++) {
+      if (!plain(v)) return general(d, f);
+      v = v[keys[i]!];
+    }
+    if (!plain(v)) return general(d, f);
+    const x = v[last];
+    // A key missing from a map takes the operator's fixed answer: the general closure knows it.
+    if (x === undefined && lastIsMap) return general(d, f);
+    return test(x) !== negated;
+  };
+}
+
+/** A JSON path of plain objects, read in one loop; anything else takes the general closure. */
+function dynamicPath<F>(keys: readonly string[], test: FieldTest, negated: boolean, general: RawPredicate<F>): RawPredicate<F> {
+  const n = keys.length - 1;
+  const last = keys[n]!;
+  return (d, f) => {
+    let v: unknown = d;
+    for (let i = 0; i < n; i++) {
+      if (!plain(v)) return general(d, f);
+      v = v[keys[i]!];
+    }
+    if (plain(v)) {
+      const x = v[last];
+      if (x !== undefined) {
+        const r = test(x);
+        if (r !== SLOW) return r !== negated;
+      }
+    }
+    return general(d, f);
+  };
+}
+
+/** `Field == "text"` on a typed string field (text not empty): absent or non-string is "" and differs. */
+function stringEquals<F>(key: string, text: string, negated: boolean, general: RawPredicate<F>): RawPredicate<F> {
+  return (d, f) => (plain(d) ? (d[key] === text) !== negated : general(d, f));
+}
+
+/** A typed field read and tested in one closure (the test treats `undefined` as the zero value). */
+function typedField<F>(key: string, test: FieldTest, negated: boolean, general: RawPredicate<F>): RawPredicate<F> {
+  return (d, f) => (plain(d) ? test(d[key]) !== negated : general(d, f));
+}
+
+/** `key == literal` on JSON: strings (the common case) inline; numbers and bools by their conversions. */
+function dynamicEquals<F>(key: string, lit: LiteralValue, negated: boolean, general: RawPredicate<F>): RawPredicate<F> {
+  const text = lit.text;
+  const x = isFailure(lit.float) ? undefined : lit.float;
+  const b = isFailure(lit.bool) ? undefined : lit.bool;
+  return (d, f) => {
+    if (plain(d)) {
+      const v = d[key];
+      if (typeof v === "string") return (v === text) !== negated;
+      if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+      if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+    }
+    return general(d, f);
+  };
+}
+
+/**
+ * A JSON value read and tested in one closure when it is present and of a kind the test handles;
+ * absent keys (an error or a fixed answer) and other kinds go to the general closure.
+ */
+function dynamicField<F>(key: string, test: FieldTest, negated: boolean, general: RawPredicate<F>): RawPredicate<F> {
+  return (d, f) => {
+    if (plain(d)) {
+      const v = d[key];
+      if (v !== undefined) {
+        const r = test(v);
+        if (r !== SLOW) return r !== negated;
+      }
+    }
+    return general(d, f);
+  };
+}
+
+/**
+ * Tests of a typed field's raw value (`undefined` when absent): each reproduces the zero-value rule
+ * of the field's type and never throws. Undefined when the combination needs the general path.
+ */
+function typedTest(base: (typeof OPERATORS)[keyof typeof OPERATORS]["base"], field: Type, lit: LiteralValue, e: MatchExpr): FieldTest | undefined {
+  if (field.kind === "pointer") return undefined;
+  const text = lit.text;
+  switch (base) {
+    case "equal":
+      switch (field.kind) {
+        case "string":
+          return text === "" ? (v) => typeof v !== "string" || v === "" : (v) => v === text;
+        case "bool": {
+          const b = lit.bool;
+          if (isFailure(b)) return undefined;
+          return b ? (v) => v === true : (v) => v !== true;
+        }
+        case "int":
+        case "uint": {
+          const n = lit[field.kind];
+          if (isFailure(n)) return undefined;
+          const x = Number(n);
+          if (!Number.isSafeInteger(x)) return undefined;
+          return (v) => (typeof v === "number" ? v === x : typeof v === "bigint" ? v === n : x === 0);
+        }
+        default:
+          return undefined;
+      }
+    case "in":
+      if (field.kind === "string") return text === "" ? () => true : (v) => typeof v === "string" && v.includes(text);
+      if (field.kind === "list" && concrete(field.elem).kind === "string") return (v) => Array.isArray(v) && v.includes(text);
+      if (field.kind === "map") {
+        const safe = !(text in OBJECT_PROTO);
+        return (v) => (plain(v) && safe ? text in v : typeof v === "object" && v !== null && !Array.isArray(v) && Object.prototype.hasOwnProperty.call(v, text));
+      }
+      return undefined;
+    case "empty":
+      if (field.kind === "string") return (v) => typeof v !== "string" || v.length === 0;
+      if (field.kind === "list") return (v) => !Array.isArray(v) || v.length === 0;
+      return undefined;
+    case "matches": {
+      if (field.kind !== "string") return undefined;
+      const pattern = compilePattern(e.value!.text);
+      if (pattern.error !== undefined) return undefined;
+      const empty = pattern.test("");
+      return (v) => (typeof v === "string" ? pattern.test(v) : empty);
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** Tests of a JSON value that is present; `SLOW` for the kinds the general path must handle. */
+function dynamicTest(base: (typeof OPERATORS)[keyof typeof OPERATORS]["base"], lit: LiteralValue, e: MatchExpr): FieldTest | undefined {
+  const text = lit.text;
+  switch (base) {
+    case "equal": {
+      const x = isFailure(lit.float) ? undefined : lit.float;
+      const b = isFailure(lit.bool) ? undefined : lit.bool;
+      return (v) => {
+        if (typeof v === "string") return v === text;
+        if (typeof v === "number" && x !== undefined) return v === x;
+        if (typeof v === "boolean" && b !== undefined) return v === b;
+        return SLOW;
+      };
+    }
+    case "in": {
+      const safe = !(text in OBJECT_PROTO);
+      return (v) => {
+        if (typeof v === "string") return v.includes(text);
+        if (safe && plain(v)) return text in v;
+        if (Array.isArray(v)) {
+          for (const x of v) {
+            if (typeof x !== "string") return SLOW;
+            if (x === text) return true;
+          }
+          return false;
+        }
+        return SLOW;
+      };
+    }
+    case "empty":
+      return (v) => (typeof v === "string" || Array.isArray(v) ? v.length === 0 : SLOW);
+    case "matches": {
+      const pattern = compilePattern(e.value!.text);
+      if (pattern.error !== undefined) return undefined;
+      return (v) => (typeof v === "string" ? pattern.test(v) : SLOW);
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * `K == "a" or K == "b" or ...` on one top-level key (typed string field, or JSON): a membership test
+ * in one closure. With a plain datum and a string value every operand's answer is an equality, so the
+ * chain's answer is membership; anything else takes the general closure of the chain.
+ */
+export function fastMembership<F>(key: string, texts: readonly string[], typedString: boolean, general: RawPredicate<F>): RawPredicate<F> | undefined {
+  if (key in OBJECT_PROTO || texts.some((t) => t === "")) return undefined;
+  const set = new Set(texts);
+  const [a, b] = texts as [string, string];
+  const member = texts.length === 2 ? (v: unknown) => v === a || v === b : (v: unknown) => set.has(v as string);
+  if (typedString) return (d, f) => (plain(d) ? member(d[key]) : general(d, f));
+  return (d, f) => {
+    if (plain(d)) {
+      const v = d[key];
+      if (typeof v === "string") return member(v);
+    }
+    return general(d, f);
+  };
+}
