@@ -31,6 +31,7 @@ export type SyntaxErrorCode =
 export type TypeErrorCode =
   | "unknown-field"
   | "not-a-record"
+  | "invalid-index"
   | "invalid-literal"
   | "operator-not-applicable"
   | "invalid-regex";

@@ -14,7 +14,7 @@ import { compilePattern } from "../evaluate/regex.js";
 import { OPERATORS, literalValue } from "./operators.js";
 import { fieldOf, typeName, type Type } from "./schema.js";
 import { concrete } from "./select.js";
-import { isFailure } from "./values.js";
+import { isFailure, parseIndex } from "./values.js";
 
 /** Options of the check. */
 export interface CheckOptions {
@@ -103,6 +103,12 @@ export function checkAst(ast: Expr, source: string, schema: Type, options: Check
         mayMiss = i === segments.length - 1 && i + taken > 0;
         type = c.value;
       } else if (c.kind === "list") {
+        // A list is walked by index: a step that is not an integer fails wherever it is reached.
+        if (parseIndex(seg.name) === undefined) {
+          const list = selectorSource({ ...sel, segments: sel.segments.slice(0, i + taken) });
+          report("invalid-index", `${list} is a ${typeName(c)}: ${JSON.stringify(seg.name)} is not an index (use any ${list} as x { ... } to look inside its elements)`, sel.form === "pointer" ? sel.span : seg.span);
+          return undefined;
+        }
         type = c.elem;
       } else if (c.kind === "any") {
         return undefined;

@@ -37,11 +37,12 @@ describe("filter-check: warnings for the reference's traps", () => {
       "JobSummary.Summary.web.Running != 1 and Stop == false",
       "Datacenters.first == dc1",
     );
-    // The library's static check blames == for the list step (it reads Regions.Name as an element);
-    // the warning says what really happens.
+    // A name step into a list fails wherever it is reached: the static check reports it, and the
+    // warning says how to look inside the elements.
     expect(code).toBe(1);
-    expect(reports.map((r) => r.valid)).toEqual([true, true, true, false, true, true, true]);
-    expect(reports[3]!.errors).toEqual([expect.objectContaining({ code: "operator-not-applicable" })]);
+    expect(reports.map((r) => r.valid)).toEqual([true, true, true, false, true, true, false]);
+    expect(reports[3]!.errors).toEqual([expect.objectContaining({ code: "invalid-index", column: 20 })]);
+    expect(reports[6]!.errors).toEqual([expect.objectContaining({ code: "invalid-index", column: 12 })]);
     const [pointer, word, bound, list, missing, negated, scalars] = reports.map((r) => r.warnings);
 
     expect(pointer).toHaveLength(1);

@@ -72,6 +72,8 @@ describe("typed records", () => {
     expect(typeError('Priority matches "5"').code).toBe("operator-not-applicable");
     expect(typeError("Priority == 50.0").code).toBe("invalid-literal");
     expect(typeError("Stop is empty").code).toBe("operator-not-applicable");
+    expect(typeError("Multiregion.Regions.Name == east").code).toBe("invalid-index");
+    expect(() => compile('Datacenters["0x1"] == dc1', { schema: schemas.job })).not.toThrow();
     // Behind a short-circuit, or ending in a map key that may be absent: not rejected.
     expect(() => compile('ID == "a" or Priority matches "5"', { schema: schemas.job })).not.toThrow();
     expect(() => compile('JobSummary.Summary.web matches "x"', { schema: schemas.job })).not.toThrow();
