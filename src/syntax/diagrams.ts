@@ -12,7 +12,7 @@ import { sharedParser } from "./parse.js";
 export function parserRuleNames(): string[] {
   return sharedParser()
     .getSerializedGastProductions()
-    .map((r) => (r as { name: string }).name);
+    .map((r) => (r as unknown as { name: string }).name);
 }
 
 /** Where Chevrotain keeps its diagram resources. */
@@ -30,7 +30,6 @@ export function diagramsHtml(): string {
   const html = createSyntaxDiagramsCode(sharedParser().getSerializedGastProductions(), {
     resourceBase: base,
     css: `${base}diagrams.css`,
-    title: "filter-expr: railroad diagrams of the live parser (see grammar/filter.ebnf)",
   });
   const dir = resourceDir();
   return html

@@ -1,0 +1,90 @@
+/**
+ * The language benchmarks (benny), all measured in one run so ratios compare like with like:
+ *  1. parse time per expression for Q1–Q6;
+ *  2. for Q1–Q6 over 100,000 generated job list entries: a hand-written JavaScript predicate, the
+ *     compiled filter on plain JSON, and the compiled filter with the job schema;
+ *  3. cold compile (parse + check + compile) of a distinct expression each time.
+ * Results are written to bench/results/<version>/ as JSON; a summary with the ratios is printed.
+ *
+ *   npm run bench            (about two minutes)
+ *   npm run bench -- --quick (shorter samples)
+ */
+import b from "benny";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { compile, parse, schemas } from "../src/index.js";
+import { generateJobs } from "./jobs.js";
+import { QUERIES } from "./queries.js";
+
+const quick = process.argv.includes("--quick");
+const options = { minSamples: quick ? 5 : 20, maxTime: quick ? 0.5 : 2 };
+const version = (JSON.parse(readFileSync(fileURLToPath(new URL("../package.json", import.meta.url)), "utf8")) as { version: string }).version;
+const save = (file: string) => b.save({ file, folder: fileURLToPath(new URL(`./results/${version}`, import.meta.url)), version, format: "json", details: false });
+
+/** Operations per second of each case of a finished suite. */
+type Summary = { results: { name: string; ops: number }[] };
+const ops = (s: Summary, name: string): number => s.results.find((r) => r.name === name)!.ops;
+
+const jobs = generateJobs(100_000);
+const lines: string[] = [];
+
+// 1. Parse
+const parseSummary = (await b.suite(
+  "parse",
+  ...QUERIES.map((q) => b.add(q.id, () => parse(q.expression), options)),
+  b.cycle(),
+  save("parse"),
+)) as unknown as Summary;
+lines.push("parse time per expression:");
+for (const q of QUERIES) lines.push(`  ${q.id}  ${(1e6 / ops(parseSummary, q.id)).toFixed(2)} µs`);
+
+// 2. Throughput against hand-written predicates
+const ratios: { json: number[]; typed: number[] } = { json: [], typed: [] };
+lines.push("filtering 100,000 job list entries (time per item; ratio to the hand-written predicate):");
+for (const q of QUERIES) {
+  const json = compile(q.expression).evaluate;
+  const typed = compile(q.expression, { schema: schemas.job }).evaluate;
+  const hand = q.handWritten;
+  const counts = [hand, json, typed].map((f) => jobs.reduce((n, j) => n + (f(j) ? 1 : 0), 0));
+  if (new Set(counts).size !== 1) throw new Error(`${q.id}: the filters disagree (${counts.join(", ")})`);
+  const count = (f: (j: Record<string, unknown>) => boolean) => () => {
+    let n = 0;
+    for (let i = 0; i < jobs.length; i++) if (f(jobs[i]!)) n++;
+    return n;
+  };
+  const s = (await b.suite(
+    q.id,
+    b.add("hand-written", count(hand), options),
+    b.add("compiled, JSON", count(json), options),
+    b.add("compiled, typed", count(typed), options),
+    b.cycle(),
+    save(`filter-${q.id}`),
+  )) as unknown as Summary;
+  const perItem = (name: string) => 1e9 / ops(s, name) / jobs.length;
+  const rj = ops(s, "hand-written") / ops(s, "compiled, JSON");
+  const rt = ops(s, "hand-written") / ops(s, "compiled, typed");
+  ratios.json.push(rj);
+  ratios.typed.push(rt);
+  lines.push(
+    `  ${q.id}  hand ${perItem("hand-written").toFixed(1)} ns  JSON ${perItem("compiled, JSON").toFixed(1)} ns (${rj.toFixed(2)}×)  typed ${perItem("compiled, typed").toFixed(1)} ns (${rt.toFixed(2)}×)  [${counts[0]} match]`,
+  );
+}
+const geomean = (xs: number[]) => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length);
+lines.push(`  geometric mean of the ratios: JSON ${geomean(ratios.json).toFixed(2)}×, typed ${geomean(ratios.typed).toFixed(2)}×, both ${geomean([...ratios.json, ...ratios.typed]).toFixed(2)}×`);
+
+// 3. Cold compile of distinct expressions
+let n = 0;
+const cold = (await b.suite(
+  "cold compile",
+  b.add("JSON", () => compile(`Priority == ${n++} and Status == "s${n}"`), options),
+  b.add("typed", () => compile(`Priority == ${n++} and Status == "s${n}"`, { schema: schemas.job }), options),
+  ...QUERIES.map((q) => b.add(`${q.id} typed`, () => compile(`${q.expression} or ID == "${n++}"`, { schema: schemas.job }), options)),
+  b.cycle(),
+  save("compile"),
+)) as unknown as Summary;
+const coldTimes = cold.results.map((r) => 1e6 / r.ops);
+lines.push("cold compile (parse + check + compile) of a distinct expression:");
+for (const r of cold.results) lines.push(`  ${r.name.padEnd(9)} ${(1e6 / r.ops).toFixed(2)} µs`);
+lines.push(`  geometric mean ${geomean(coldTimes).toFixed(2)} µs`);
+
+console.log(`\n${lines.join("\n")}`);
