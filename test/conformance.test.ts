@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compile, evaluate, parse, schemas, type Schema } from "../src/index.js";
-import { loadCorpus, outcome, type ConformanceCase } from "./helpers.js";
+import { loadCorpus, outcome, type ConformanceCase } from "./support/corpus.js";
 
 const corpus = loadCorpus();
 const schemaOf = (c: ConformanceCase): Schema | undefined => (c.kind === "json" ? undefined : schemas[c.kind]);

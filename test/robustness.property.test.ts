@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compile, parse, print, schemas } from "../src/index.js";
-import { NAMES, exprArb, jsonArb } from "./arbitraries.js";
+import { NAMES, exprArb, jsonArb } from "./support/arbitraries.js";
 
 const KNOWN = new Set(["FilterSyntaxError", "FilterTypeError", "FilterEvaluationError"]);
 

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compile, evaluate, print, schemas, type Expr, type MatchOp, type Schema } from "../../src/index.js";
-import { JOB_NAMES, NAMES, exprArb, jobArb, jsonArb, matchArb } from "../arbitraries.js";
+import { JOB_NAMES, NAMES, exprArb, jobArb, jsonArb, matchArb } from "../support/arbitraries.js";
 
 /** The outcome of a run: its answer or its error class. */
 function outcome(run: () => boolean): string {

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parse, print, type Expr } from "../../src/index.js";
-import { NAMES, exprArb, withoutSpans } from "../arbitraries.js";
+import { NAMES, exprArb, withoutSpans } from "../support/arbitraries.js";
 
 /**
  * A match that begins with the word `not` (`not not contains x`, `not in in or y`) may be read by the

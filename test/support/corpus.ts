@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { parseJson } from "../src/index.js";
+import { parseJson } from "../../src/index.js";
 
 /** One case of the reference library's conformance corpus (test/fixtures/*.jsonl). */
 export interface ConformanceCase {
@@ -16,7 +16,7 @@ export interface ConformanceCase {
 export function loadCorpus(): ConformanceCase[] {
   const cases: ConformanceCase[] = [];
   for (const file of ["bexpr-cases.jsonl", "edge-cases.jsonl"]) {
-    const text = readFileSync(fileURLToPath(new URL(`./fixtures/${file}`, import.meta.url)), "utf8");
+    const text = readFileSync(fileURLToPath(new URL(`../fixtures/${file}`, import.meta.url)), "utf8");
     for (const line of text.split("\n")) if (line.trim()) cases.push(parseJson(line) as ConformanceCase);
   }
   return cases;

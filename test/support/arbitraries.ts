@@ -3,7 +3,7 @@
  * random JSON data over the same names, and random job list entries.
  */
 import fc from "fast-check";
-import type { Binding, Expr, Literal, MatchExpr, MatchOp, Segment, Selector } from "../src/index.js";
+import type { Binding, Expr, Literal, MatchExpr, MatchOp, Segment, Selector } from "../../src/index.js";
 
 const SPAN = { start: 0, end: 0 };
 
