@@ -22,7 +22,6 @@ export type SyntaxErrorCode =
   | "invalid-index"
   | "unclosed-index"
   | "invalid-selector"
-  | "collection-position"
   | "input-too-long"
   | "nesting-too-deep"
   | "too-many-expressions";

@@ -16,7 +16,6 @@ const SYNTAX: Readonly<Record<string, string>> = {
   "invalid-index": 'a step is .Name, .123 (an index) or ["key"] / [`key`]',
   "unclosed-index": 'close the key with "]": ["key"]',
   "invalid-selector": 'a selector is a name (an ASCII letter, then letters, digits, _ and /) followed by .Name, .123 or ["key"]',
-  "collection-position": "any/all stand alone at the top or inside parentheses: (any S as v { ... }) and x == 1; for not any, write all with the negated body",
   "input-too-long": "shorten the expression",
   "nesting-too-deep": "use fewer nested parentheses",
   "too-many-expressions": "use fewer matches in one filter",
@@ -24,6 +23,7 @@ const SYNTAX: Readonly<Record<string, string>> = {
 
 const TYPE: Readonly<Record<string, string>> = {
   "not-a-record": "that value has no parts: remove the step",
+  "invalid-index": "a list is walked by index: to test its elements, use any LIST as x { x.Field == ... }",
   "operator-not-applicable":
     "== and != compare strings, numbers and bools; in and contains test map keys, substrings and list elements; is empty takes strings, lists and maps; is nil takes values that may be null; matches takes strings",
   "invalid-regex": "patterns are RE2 (Go's regexp): no backreferences or lookaround; in double quotes write \\\\ for one backslash, or use a `raw string`",
