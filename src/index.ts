@@ -15,9 +15,9 @@ import { checkAst } from "./semantics/check.js";
 import { ANY, type Schema, type Type } from "./semantics/schema.js";
 import type { Ast } from "./syntax/ast.js";
 import { DEFAULT_PARSE_OPTIONS, parse, type ParseOptions } from "./syntax/parse.js";
-import { print } from "./syntax/print.js";
+import { print, printBinding } from "./syntax/print.js";
 
-export { parse, print, DEFAULT_PARSE_OPTIONS };
+export { parse, print, printBinding, DEFAULT_PARSE_OPTIONS };
 export type { ParseOptions };
 export type { Ast, Binding, CollectionExpr, Expr, Literal, MatchExpr, MatchOp, Segment, Selector, Span, AndExpr, OrExpr, NotExpr } from "./syntax/ast.js";
 export {
@@ -26,6 +26,7 @@ export {
   FilterTypeError,
   FilterEvaluationError,
   renderCodeFrame,
+  lineColumn,
   type FilterErrorCode,
   type SyntaxErrorCode,
   type TypeErrorCode,

@@ -2,10 +2,9 @@
  * One shape for everything the CLI reports about an expression: errors (syntax, static, evaluation)
  * and warnings, each with its position, a message and a hint.
  */
-import type { FilterError, Schema, Span } from "../index.js";
+import { lineColumn, type FilterError, type Schema, type Span } from "../index.js";
 import { errorHint } from "./hints.js";
 import type { Warning } from "./lint/index.js";
-import { lineColumn } from "./position.js";
 
 export interface Diagnostic {
   readonly severity: "error" | "warning";

@@ -3,9 +3,8 @@
  * and the optimized plan (negations pushed down to the matches, runs of operands that cannot fail
  * sorted cheapest first, with costs), drawn as trees.
  */
-import type { Ast, Binding, Expr, Literal, PlanNode, Selector } from "../index.js";
+import { lineColumn, printBinding, type Ast, type Expr, type Literal, type PlanNode, type Selector } from "../index.js";
 import { selectorText } from "./lint/text.js";
-import { lineColumn } from "./position.js";
 import type { Style } from "./style.js";
 
 /** A node of a drawn tree. */
@@ -47,7 +46,7 @@ export function astTree(ast: Ast, source: string): TreeNode {
         };
       case "collection":
         return {
-          label: `${e.quantifier} as ${bindingText(e.binding)}  ${at(e.span.start)}`,
+          label: `${e.quantifier} as ${printBinding(e.binding)}  ${at(e.span.start)}`,
           children: [selectorNode(e.selector), { label: "body", children: [node(e.body)] }],
         };
     }
@@ -71,18 +70,6 @@ function literalNode(v: Literal): TreeNode {
   return { label: `value ${v.raw} → text ${JSON.stringify(v.text)} (${kinds[v.type]})`, children: [] };
 }
 
-function bindingText(b: Binding): string {
-  switch (b.mode) {
-    case "default":
-      return b.name;
-    case "index":
-      return `${b.index}, _`;
-    case "value":
-      return `_, ${b.value}`;
-    case "index-value":
-      return `${b.index}, ${b.value}`;
-  }
-}
 
 /** The plan as a drawable tree. */
 export function planTree(plan: PlanNode): TreeNode {

@@ -32,7 +32,7 @@ import {
   type Site,
 } from "../semantics/operators.js";
 import { fieldOf, type Type } from "../semantics/schema.js";
-import { MISSING, concrete, elementType, isObject, kindOf, step, typed, walk, type Typed } from "../semantics/select.js";
+import { MISSING, concrete, elementType, isObject, kindOf, staticPath, step, typed, walk, type Typed } from "../semantics/select.js";
 import { isFailure } from "../semantics/values.js";
 import { boundNames, selectorKeys, selectorPrefix, walkReporter, type EvaluateOptions } from "./common.js";
 import { fastMatch, fastMembership } from "./fast.js";
@@ -248,7 +248,7 @@ function compileSelector(owner: MatchExpr | CollectionExpr, env: Env): CompiledS
     const slot = bound.slot;
     const report = walkReporter(site, sel, 1);
     const readTyped: Reader = (_d, f) => walk(f![slot]!, rest, report, unknown, 1);
-    const type = bound.type && !unknown ? staticWalk(bound.type, rest) : undefined;
+    const type = bound.type && !unknown ? staticPath(bound.type, rest)?.type : undefined;
     if (type === undefined) return { read: readTyped, type: ANY_TYPE, infallible: false, dynamic: true };
     const read: Reader = rest.length === 0 ? (_d, f) => f![slot]!.value : (d, f) => {
       const r = readTyped(d, f) as Typed | typeof MISSING;
@@ -328,22 +328,6 @@ function compileSelector(owner: MatchExpr | CollectionExpr, env: Env): CompiledS
 
 const ANY_TYPE: Type = { kind: "any" };
 
-/** The static type reached by `keys` from `type`, when every step is known at compile time. */
-function staticWalk(type: Type, keys: readonly string[]): Type | undefined {
-  let t = type;
-  for (const key of keys) {
-    const c = concrete(t);
-    if (c.kind === "record") {
-      const f = fieldOf(c, key);
-      if (f === undefined) return undefined;
-      t = f;
-    } else if (c.kind === "map") t = c.value;
-    else if (c.kind === "list") t = c.elem;
-    else if (c.kind === "any") return c;
-    else return undefined;
-  }
-  return t;
-}
 
 /** The static type after stepping by `key` into a list or an unknown-value walk. */
 function elementTypeOfStep(type: Type, key: string, withUnknown: boolean): Type {

@@ -6,8 +6,8 @@
  */
 import type { MatchExpr } from "../syntax/ast.js";
 import { OPERATORS, type LiteralValue } from "../semantics/operators.js";
-import { fieldOf, type Type } from "../semantics/schema.js";
-import { concrete } from "../semantics/select.js";
+import type { Type } from "../semantics/schema.js";
+import { concrete, staticPath } from "../semantics/select.js";
 import { isFailure } from "../semantics/values.js";
 import { compilePattern } from "./regex.js";
 
@@ -45,33 +45,21 @@ export function fastMatch<F>(e: MatchExpr, root: Type, negate: boolean, lit: Lit
   if (root.kind === "record") {
     // Every step a record field or a map key (through pointers); the last one's container decides
     // whether an absent key is a zero value (field) or a missing key (map).
-    let type: Type = root;
-    let lastIsMap = false;
-    for (const key of keys) {
-      const c = concrete(type);
-      if (c.kind === "record") {
-        const field = fieldOf(c, key);
-        if (field === undefined) return undefined;
-        [type, lastIsMap] = [field, false];
-      } else if (c.kind === "map") {
-        [type, lastIsMap] = [c.value, true];
-      } else return undefined;
-    }
-    if (keys.length === 1 && type.kind === "string" && info.base === "equal" && lit.text !== "") return stringEquals(keys[0]!, lit.text, negated, general);
-    const test = typedTest(info.base, type, lit, e);
-    if (!test) return undefined;
-    return keys.length === 1 ? typedField(keys[0]!, test, negated, general) : typedPath(keys, lastIsMap, test, negated, general);
+    const path = staticPath(root, keys);
+    if (!path || path.steps.some((s) => s !== "field" && s !== "key")) return undefined;
+    if (keys.length === 1 && path.type.kind === "string" && info.base === "equal" && lit.text !== "") return stringEquals(keys[0]!, lit.text, negated, general);
+    const test = typedTest(info.base, path.type, lit, e);
+    return test && typedPath(keys, path.steps[keys.length - 1] === "key", test, negated, general);
   }
   if (root.kind === "any") {
     if (keys.length === 1 && info.base === "equal") return dynamicEquals(keys[0]!, lit, negated, general);
     const test = dynamicTest(info.base, lit, e);
-    if (!test) return undefined;
-    return keys.length === 1 ? dynamicField(keys[0]!, test, negated, general) : dynamicPath(keys, test, negated, general);
+    return test && dynamicPath(keys, test, negated, general);
   }
   return undefined;
 }
 
-/** A typed path of plain objects, read in one loop; anything else takes the general closure. */
+/** A typed path of plain objects (one key or more), read in one loop; anything else takes the general closure. */
 function typedPath<F>(keys: readonly string[], lastIsMap: boolean, test: FieldTest, negated: boolean, general: RawPredicate<F>): RawPredicate<F> {
   const n = keys.length - 1;
   const last = keys[n]!;
@@ -89,7 +77,7 @@ function typedPath<F>(keys: readonly string[], lastIsMap: boolean, test: FieldTe
   };
 }
 
-/** A JSON path of plain objects, read in one loop; anything else takes the general closure. */
+/** A JSON path of plain objects (one key or more), read in one loop; anything else takes the general closure. */
 function dynamicPath<F>(keys: readonly string[], test: FieldTest, negated: boolean, general: RawPredicate<F>): RawPredicate<F> {
   const n = keys.length - 1;
   const last = keys[n]!;
@@ -115,10 +103,6 @@ function stringEquals<F>(key: string, text: string, negated: boolean, general: R
   return (d, f) => (plain(d) ? (d[key] === text) !== negated : general(d, f));
 }
 
-/** A typed field read and tested in one closure (the test treats `undefined` as the zero value). */
-function typedField<F>(key: string, test: FieldTest, negated: boolean, general: RawPredicate<F>): RawPredicate<F> {
-  return (d, f) => (plain(d) ? test(d[key]) !== negated : general(d, f));
-}
 
 /** `key == literal` on JSON: strings (the common case) inline; numbers and bools by their conversions. */
 function dynamicEquals<F>(key: string, lit: LiteralValue, negated: boolean, general: RawPredicate<F>): RawPredicate<F> {
@@ -136,22 +120,6 @@ function dynamicEquals<F>(key: string, lit: LiteralValue, negated: boolean, gene
   };
 }
 
-/**
- * A JSON value read and tested in one closure when it is present and of a kind the test handles;
- * absent keys (an error or a fixed answer) and other kinds go to the general closure.
- */
-function dynamicField<F>(key: string, test: FieldTest, negated: boolean, general: RawPredicate<F>): RawPredicate<F> {
-  return (d, f) => {
-    if (plain(d)) {
-      const v = d[key];
-      if (v !== undefined) {
-        const r = test(v);
-        if (r !== SLOW) return r !== negated;
-      }
-    }
-    return general(d, f);
-  };
-}
 
 /**
  * Tests of a typed field's raw value (`undefined` when absent): each reproduces the zero-value rule

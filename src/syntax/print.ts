@@ -42,7 +42,8 @@ function printLiteral(v: Literal): string {
   return v.raw;
 }
 
-function printBinding(b: Binding): string {
+/** The text of a collection's binding: `v`, `i, _`, `_, v` or `k, v`. */
+export function printBinding(b: Binding): string {
   switch (b.mode) {
     case "default":
       return b.name;
