@@ -5,7 +5,7 @@
  * closure the fast path was built on, so answers and errors stay identical.
  */
 import type { MatchExpr } from "../syntax/ast.js";
-import { OPERATORS, type LiteralValue } from "../semantics/operators.js";
+import { OPERATORS, type BaseOp, type LiteralValue } from "../semantics/operators.js";
 import type { Type } from "../semantics/schema.js";
 import { concrete, staticPath } from "../semantics/select.js";
 import { isFailure } from "../semantics/values.js";
@@ -23,14 +23,15 @@ type FieldTest = (v: unknown) => boolean;
 const SLOW = 2 as unknown as boolean;
 
 /**
- * True when `d` is an object whose prototype is `Object.prototype`: reading a key that
- * `Object.prototype` lacks then returns an own property or `undefined`. (`__proto__` is read because V8
- * folds it to a constant per object shape; an own data property named `__proto__` fails the check, so
- * the exact path is taken.)
+ * A datum is *plain* when it is an object whose prototype is `Object.prototype`: reading a key that
+ * `Object.prototype` lacks then returns an own property or `undefined`. The check,
+ * `v != null && (v as Proto).__proto__ === OBJECT_PROTO`, is written out in each closure rather than
+ * called: V8 folds `__proto__` to a constant per object shape, but only while the load site sees few
+ * shapes, and one shared helper would see them all. (An own data property named `__proto__` fails the
+ * check, so the exact path is taken.)
  */
-function plain(d: unknown): d is Record<string, unknown> {
-  return d != null && (d as { __proto__?: unknown }).__proto__ === OBJECT_PROTO;
-}
+type Proto = { __proto__?: unknown };
+type Rec = Record<string, unknown>;
 
 /**
  * The fused predicate for `e` when its selector is one top-level key (not bound by a collection) and
@@ -47,12 +48,14 @@ export function fastMatch<F>(e: MatchExpr, root: Type, negate: boolean, lit: Lit
     // whether an absent key is a zero value (field) or a missing key (map).
     const path = staticPath(root, keys);
     if (!path || path.steps.some((s) => s !== "field" && s !== "key")) return undefined;
-    if (keys.length === 1 && path.type.kind === "string" && info.base === "equal" && lit.text !== "") return stringEquals(keys[0]!, lit.text, negated, general);
+    const single = keys.length === 1 ? typedField(keys[0]!, info.base, path.type, lit, negated, general) : undefined;
+    if (single) return single;
     const test = typedTest(info.base, path.type, lit, e);
     return test && typedPath(keys, path.steps[keys.length - 1] === "key", test, negated, general);
   }
   if (root.kind === "any") {
     if (keys.length === 1 && info.base === "equal") return dynamicEquals(keys[0]!, lit, negated, general);
+    if (keys.length === 1 && info.base === "empty") return dynamicEmpty(keys[0]!, negated, general);
     const test = dynamicTest(info.base, lit, e);
     return test && dynamicPath(keys, test, negated, general);
   }
@@ -66,11 +69,11 @@ function typedPath<F>(keys: readonly string[], lastIsMap: boolean, test: FieldTe
   return (d, f) => {
     let v: unknown = d;
     for (let i = 0; i < n; i++) {
-      if (!plain(v)) return general(d, f);
-      v = v[keys[i]!];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      v = (v as Rec)[keys[i]!];
     }
-    if (!plain(v)) return general(d, f);
-    const x = v[last];
+    if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+    const x = (v as Rec)[last];
     // A key missing from a map takes the operator's fixed answer: the general closure knows it.
     if (x === undefined && lastIsMap) return general(d, f);
     return test(x) !== negated;
@@ -84,11 +87,11 @@ function dynamicPath<F>(keys: readonly string[], test: FieldTest, negated: boole
   return (d, f) => {
     let v: unknown = d;
     for (let i = 0; i < n; i++) {
-      if (!plain(v)) return general(d, f);
-      v = v[keys[i]!];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      v = (v as Rec)[keys[i]!];
     }
-    if (plain(v)) {
-      const x = v[last];
+    if ((v != null && (v as Proto).__proto__ === OBJECT_PROTO)) {
+      const x = (v as Rec)[last];
       if (x !== undefined) {
         const r = test(x);
         if (r !== SLOW) return r !== negated;
@@ -98,11 +101,63 @@ function dynamicPath<F>(keys: readonly string[], test: FieldTest, negated: boole
   };
 }
 
-/** `Field == "text"` on a typed string field (text not empty): absent or non-string is "" and differs. */
-function stringEquals<F>(key: string, text: string, negated: boolean, general: RawPredicate<F>): RawPredicate<F> {
-  return (d, f) => (plain(d) ? (d[key] === text) !== negated : general(d, f));
+/**
+ * One typed field, with the commonest tests written out in closures of their own: each closure's
+ * property loads and comparisons then see one field's values, and no test function is called.
+ * Absent or mistyped values read as the field's zero value, as `typed` reads them.
+ */
+function typedField<F>(key: string, base: BaseOp, type: Type, lit: LiteralValue, negated: boolean, general: RawPredicate<F>): RawPredicate<F> | undefined {
+  const text = lit.text;
+  if (base === "equal" && type.kind === "string" && text !== "") {
+    return (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? ((d as Rec)[key] === text) !== negated : general(d, f));
+  }
+  if (base === "equal" && type.kind === "bool" && !isFailure(lit.bool)) {
+    const b = lit.bool;
+    return (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? ((d as Rec)[key] === true) !== (b === negated) : general(d, f));
+  }
+  if (base === "equal" && (type.kind === "int" || type.kind === "uint")) {
+    const n = lit[type.kind];
+    if (isFailure(n) || !Number.isSafeInteger(Number(n))) return undefined;
+    const x = Number(n);
+    return (d, f) => {
+      if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+        const v = (d as Rec)[key];
+        return (typeof v === "number" ? v === x : typeof v === "bigint" ? v === n : x === 0) !== negated;
+      }
+      return general(d, f);
+    };
+  }
+  if (base === "empty" && type.kind === "string") {
+    return (d, f) => {
+      if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+        const v = (d as Rec)[key];
+        return (typeof v !== "string" || v.length === 0) !== negated;
+      }
+      return general(d, f);
+    };
+  }
+  if (base === "in" && type.kind === "list" && concrete(type.elem).kind === "string") {
+    return (d, f) => {
+      if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+        const v = (d as Rec)[key];
+        return (Array.isArray(v) && v.includes(text)) !== negated;
+      }
+      return general(d, f);
+    };
+  }
+  return undefined;
 }
 
+/** `key is empty` on JSON: strings and lists inline; anything else (and absent keys) generally. */
+function dynamicEmpty<F>(key: string, negated: boolean, general: RawPredicate<F>): RawPredicate<F> {
+  return (d, f) => {
+    if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+      const v = (d as Rec)[key];
+      if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
+    }
+    return general(d, f);
+  };
+}
 
 /** `key == literal` on JSON: strings (the common case) inline; numbers and bools by their conversions. */
 function dynamicEquals<F>(key: string, lit: LiteralValue, negated: boolean, general: RawPredicate<F>): RawPredicate<F> {
@@ -110,8 +165,8 @@ function dynamicEquals<F>(key: string, lit: LiteralValue, negated: boolean, gene
   const x = isFailure(lit.float) ? undefined : lit.float;
   const b = isFailure(lit.bool) ? undefined : lit.bool;
   return (d, f) => {
-    if (plain(d)) {
-      const v = d[key];
+    if ((d != null && (d as Proto).__proto__ === OBJECT_PROTO)) {
+      const v = (d as Rec)[key];
       if (typeof v === "string") return (v === text) !== negated;
       if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
       if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
@@ -154,7 +209,7 @@ function typedTest(base: (typeof OPERATORS)[keyof typeof OPERATORS]["base"], fie
       if (field.kind === "list" && concrete(field.elem).kind === "string") return (v) => Array.isArray(v) && v.includes(text);
       if (field.kind === "map") {
         const safe = !(text in OBJECT_PROTO);
-        return (v) => (plain(v) && safe ? text in v : typeof v === "object" && v !== null && !Array.isArray(v) && Object.prototype.hasOwnProperty.call(v, text));
+        return (v) => ((v != null && (v as Proto).__proto__ === OBJECT_PROTO) && safe ? text in (v as Rec) : typeof v === "object" && v !== null && !Array.isArray(v) && Object.prototype.hasOwnProperty.call(v, text));
       }
       return undefined;
     case "empty":
@@ -191,7 +246,7 @@ function dynamicTest(base: (typeof OPERATORS)[keyof typeof OPERATORS]["base"], l
       const safe = !(text in OBJECT_PROTO);
       return (v) => {
         if (typeof v === "string") return v.includes(text);
-        if (safe && plain(v)) return text in v;
+        if (safe && (v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return text in (v as Rec);
         if (Array.isArray(v)) {
           for (const x of v) {
             if (typeof x !== "string") return SLOW;
@@ -221,14 +276,14 @@ function dynamicTest(base: (typeof OPERATORS)[keyof typeof OPERATORS]["base"], l
  */
 export function fastMembership<F>(key: string, texts: readonly string[], typedString: boolean, general: RawPredicate<F>): RawPredicate<F> | undefined {
   if (key in OBJECT_PROTO || texts.some((t) => t === "")) return undefined;
-  const set = new Set(texts);
-  const [a, b] = texts as [string, string];
-  const member = texts.length === 2 ? (v: unknown) => v === a || v === b : (v: unknown) => set.has(v as string);
-  if (typedString) return (d, f) => (plain(d) ? member(d[key]) : general(d, f));
+  const set = new Set<unknown>(texts);
+  if (typedString) {
+    return (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? set.has((d as Rec)[key]) : general(d, f));
+  }
   return (d, f) => {
-    if (plain(d)) {
-      const v = d[key];
-      if (typeof v === "string") return member(v);
+    if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+      const v = (d as Rec)[key];
+      if (typeof v === "string") return set.has(v);
     }
     return general(d, f);
   };
