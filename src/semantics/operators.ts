@@ -60,8 +60,29 @@ export interface LiteralValue {
   readonly float: Converted<number>;
 }
 
+/** Conversions are computed on first use and kept: most literals only ever meet one type. */
+class LazyLiteral implements LiteralValue {
+  private b?: Converted<boolean>;
+  private i?: Converted<bigint>;
+  private u?: Converted<bigint>;
+  private f?: Converted<number>;
+  constructor(readonly text: string) {}
+  get bool(): Converted<boolean> {
+    return (this.b ??= parseBool(this.text));
+  }
+  get int(): Converted<bigint> {
+    return (this.i ??= parseInt64(this.text));
+  }
+  get uint(): Converted<bigint> {
+    return (this.u ??= parseUint64(this.text));
+  }
+  get float(): Converted<number> {
+    return (this.f ??= parseFloat64(this.text));
+  }
+}
+
 export function literalValue(text: string): LiteralValue {
-  return { text, bool: parseBool(text), int: parseInt64(text), uint: parseUint64(text), float: parseFloat64(text) };
+  return new LazyLiteral(text);
 }
 
 const KIND_WORDS: Readonly<Record<Kind, string>> = {
