@@ -51,19 +51,25 @@ export function fastMatch<F>(e: MatchExpr, root: Type, negate: boolean, lit: Lit
     const single = keys.length === 1 ? typedField(keys[0]!, info.base, path.type, lit, negated, general) : undefined;
     if (single) return single;
     const test = typedTest(info.base, path.type, lit, e);
-    return test && typedPath(keys, path.steps[keys.length - 1] === "key", test, negated, general);
+    return test && pathPredicate(keys, path.steps[keys.length - 1] === "field", test, negated, general);
   }
   if (root.kind === "any") {
     if (keys.length === 1 && info.base === "equal") return dynamicEquals(keys[0]!, lit, negated, general);
     if (keys.length === 1 && info.base === "empty") return dynamicEmpty(keys[0]!, negated, general);
     const test = dynamicTest(info.base, lit, e);
-    return test && dynamicPath(keys, test, negated, general);
+    return test && pathPredicate(keys, false, test, negated, general);
   }
   return undefined;
 }
 
-/** A typed path of plain objects (one key or more), read in one loop; anything else takes the general closure. */
-function typedPath<F>(keys: readonly string[], lastIsMap: boolean, test: FieldTest, negated: boolean, general: RawPredicate<F>): RawPredicate<F> {
+/**
+ * A path of plain objects (one key or more) read in one loop, then tested; anything else takes the
+ * general closure: a non-plain object on the way, a test that answers `SLOW`, and an absent last key
+ * when `absentIsZero` is false (a key missing from a map, or from a JSON object: the general closure
+ * knows the operator's fixed answer or the error). Typed record fields pass `absentIsZero`: their
+ * tests read `undefined` as the zero value.
+ */
+function pathPredicate<F>(keys: readonly string[], absentIsZero: boolean, test: FieldTest, negated: boolean, general: RawPredicate<F>): RawPredicate<F> {
   const n = keys.length - 1;
   const last = keys[n]!;
   return (d, f) => {
@@ -74,30 +80,9 @@ function typedPath<F>(keys: readonly string[], lastIsMap: boolean, test: FieldTe
     }
     if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
     const x = (v as Rec)[last];
-    // A key missing from a map takes the operator's fixed answer: the general closure knows it.
-    if (x === undefined && lastIsMap) return general(d, f);
-    return test(x) !== negated;
-  };
-}
-
-/** A JSON path of plain objects (one key or more), read in one loop; anything else takes the general closure. */
-function dynamicPath<F>(keys: readonly string[], test: FieldTest, negated: boolean, general: RawPredicate<F>): RawPredicate<F> {
-  const n = keys.length - 1;
-  const last = keys[n]!;
-  return (d, f) => {
-    let v: unknown = d;
-    for (let i = 0; i < n; i++) {
-      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      v = (v as Rec)[keys[i]!];
-    }
-    if ((v != null && (v as Proto).__proto__ === OBJECT_PROTO)) {
-      const x = (v as Rec)[last];
-      if (x !== undefined) {
-        const r = test(x);
-        if (r !== SLOW) return r !== negated;
-      }
-    }
-    return general(d, f);
+    if (x === undefined && !absentIsZero) return general(d, f);
+    const r = test(x);
+    return r === SLOW ? general(d, f) : r !== negated;
   };
 }
 
