@@ -45,7 +45,7 @@ export type Predicate = (datum: unknown, frame?: Frame) => boolean;
 /** A compiled selector: the typed value it reaches, or `MISSING`. */
 type Reader = (datum: unknown, frame?: Frame) => unknown;
 
-/** A readable description of the compiled plan, for `--explain`. */
+/** A readable description of the compiled plan, for `--explain` (labels are built when read). */
 export interface PlanNode {
   readonly label: string;
   /** Relative cost estimate used to order operands. */
@@ -53,6 +53,24 @@ export interface PlanNode {
   /** True when the node can never raise an evaluation error. */
   readonly infallible: boolean;
   readonly children: readonly PlanNode[];
+}
+
+/** A plan node whose label is built only when someone reads it (compiling stays cheap). */
+class LazyPlanNode implements PlanNode {
+  private text: string | undefined;
+  constructor(
+    private readonly describe: () => string,
+    readonly cost: number,
+    readonly infallible: boolean,
+    readonly children: readonly PlanNode[],
+  ) {}
+  get label(): string {
+    return (this.text ??= this.describe());
+  }
+}
+
+function planNode(label: () => string, cost: number, infallible: boolean, children: readonly PlanNode[]): PlanNode {
+  return new LazyPlanNode(label, cost, infallible, children);
 }
 
 interface Compiled {
@@ -103,7 +121,8 @@ function compileExpr(e: Expr, env: Env, negate: boolean): Compiled {
       const c = compileCollection(e, env);
       if (!negate) return c;
       const run = c.run;
-      return { run: (d, f) => !run(d, f), plan: { ...c.plan, label: `not ${c.plan.label}` } };
+      const p = c.plan;
+      return { run: (d, f) => !run(d, f), plan: planNode(() => `not ${p.label}`, p.cost, p.infallible, p.children) };
     }
     case "and":
     case "or": {
@@ -132,7 +151,8 @@ function compileDisjuncts(operands: readonly Expr[], env: Env, negate: boolean):
       const texts = operands.slice(i, j).map((o) => (o as MatchExpr).value!.text);
       const typedString = env.root.kind === "record";
       const run = fastMembership(key!, texts, typedString, general.run);
-      out.push(run ? { run, plan: { ...general.plan, label: `${key} in {${texts.map((t) => JSON.stringify(t)).join(", ")}}` } } : general);
+      const p = general.plan;
+      out.push(run ? { run, plan: planNode(() => `${key} in {${texts.map((t) => JSON.stringify(t)).join(", ")}}`, p.cost, p.infallible, p.children) } : general);
     } else {
       out.push(...group);
     }
@@ -171,12 +191,12 @@ function reorder(parts: Compiled[]): Compiled[] {
 }
 
 function junction(isAnd: boolean, parts: Compiled[]): Compiled {
-  const plan: PlanNode = {
-    label: isAnd ? "and" : "or",
-    cost: parts.reduce((s, p) => s + p.plan.cost, 0),
-    infallible: parts.every((p) => p.plan.infallible),
-    children: parts.map((p) => p.plan),
-  };
+  const plan = planNode(
+    () => (isAnd ? "and" : "or"),
+    parts.reduce((sum, p) => sum + p.plan.cost, 0),
+    parts.every((p) => p.plan.infallible),
+    parts.map((p) => p.plan),
+  );
   const runs = parts.map((p) => p.run);
   if (runs.length === 2) {
     const [a, b] = runs as [Predicate, Predicate];
@@ -262,9 +282,8 @@ function compileSelector(owner: MatchExpr | CollectionExpr, env: Env): CompiledS
   const steps: StepFn[] = [];
   keys.forEach((key, i) => {
     const last = i === keys.length - 1;
-    const parent = selectorPrefix(sel, i);
     const fail = (f: Parameters<typeof stepError>[2]) => {
-      throw stepError(site, parent, f);
+      throw stepError(site, selectorPrefix(sel, i), f);
     };
     const c = concrete(type);
     const nullable = type.kind === "pointer";
@@ -395,13 +414,12 @@ function compileMatch(e: MatchExpr, env: Env, negate: boolean): Compiled {
   if (sel.dynamic) return dynamicMatch(e, sel.read, info.base, negated, missing, site, lit);
   const { test, infallible, cost } = operatorTest(info.base, sel.type, site, lit, e);
   const read = sel.read;
-  const shown = negate ? `not (${matchText(e)})` : matchText(e);
-  const plan: PlanNode = {
-    label: `${shown}   [${info.base} on ${typeLabel(sel.type)}${infallible && sel.infallible ? ", cannot fail" : ""}]`,
+  const plan = planNode(
+    () => `${negate ? `not (${matchText(e)})` : matchText(e)}   [${info.base} on ${typeLabel(sel.type)}${infallible && sel.infallible ? ", cannot fail" : ""}]`,
     cost,
-    infallible: infallible && sel.infallible,
-    children: [],
-  };
+    infallible && sel.infallible,
+    [],
+  );
   let run: Predicate;
   if (sel.infallible) {
     run = negated ? (d, f) => !test(read(d, f)) : (d, f) => test(read(d, f));
@@ -443,7 +461,7 @@ function dynamicMatch(e: MatchExpr, read: Reader, base: OperatorInfo["base"], ne
     if (r === MISSING) return missing;
     return negated ? !test(r) : test(r);
   };
-  return { run, plan: { label: `${matchText(e)}   [${base} on a bound value]`, cost: 3, infallible: false, children: [] } };
+  return { run, plan: planNode(() => `${matchText(e)}   [${base} on a bound value]`, 3, false, []) };
 }
 
 function matchText(e: MatchExpr): string {
@@ -642,7 +660,7 @@ function compileCollection(e: CollectionExpr, env: Env): Compiled {
   };
   return {
     run,
-    plan: { label: `${e.quantifier} ${selectorText} as ${names.map((n) => n.name).join(", ")}`, cost: 20 + body.plan.cost, infallible: false, children: [body.plan] },
+    plan: planNode(() => `${e.quantifier} ${selectorText} as ${names.map((n) => n.name).join(", ")}`, 20 + body.plan.cost, false, [body.plan]),
   };
 }
 
