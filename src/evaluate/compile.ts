@@ -67,6 +67,9 @@ class LazyPlanNode implements PlanNode {
   get label(): string {
     return (this.text ??= this.describe());
   }
+  toJSON(): { label: string; cost: number; infallible: boolean; children: readonly PlanNode[] } {
+    return { label: this.label, cost: this.cost, infallible: this.infallible, children: this.children };
+  }
 }
 
 function planNode(label: () => string, cost: number, infallible: boolean, children: readonly PlanNode[]): PlanNode {
