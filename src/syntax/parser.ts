@@ -15,7 +15,7 @@
  */
 import { EmbeddedActionsParser, EOF, MismatchedTokenException, NoViableAltException, tokenMatcher, type IOrAlt, type IToken, type TokenType } from "chevrotain";
 import { FilterSyntaxError, type SyntaxErrorCode } from "../errors.js";
-import type { Binding, CollectionExpr, Expr, Literal, MatchExpr, MatchOp, Segment, Selector, Span } from "./ast.js";
+import type { Binding, Expr, Literal, MatchExpr, MatchOp, Segment, Selector, Span } from "./ast.js";
 import { pointerPath } from "./pointer.js";
 import { unquote } from "./strings.js";
 import * as T from "./tokens.js";
