@@ -99,6 +99,16 @@ function describe(t: IToken): string {
 }
 
 const WORD_OPERATOR = /^(and|or|not|in|contains|matches|is|as)$/;
+
+/** What must follow an operator word. */
+const FOLLOW: Readonly<Record<string, string>> = {
+  and: "an expression",
+  or: "an expression",
+  in: "a selector",
+  contains: "a value",
+  matches: "a regular expression",
+  is: '"empty", "nil" or "not"',
+};
 const tokenEnd = (t: IToken): number => t.startOffset + t.image.length;
 
 function recognitionError(e: IRecognitionException, text: string): FilterSyntaxError {
@@ -117,6 +127,13 @@ function recognitionError(e: IRecognitionException, text: string): FilterSyntaxE
   }
   if (!atEnd && WORD_OPERATOR.test(token.image) && next && next.startOffset === span.end) {
     return new FilterSyntaxError("missing-whitespace", `expected whitespace between ${describe(token)} and ${describe(next)}`, text, tokenSpan(next, text));
+  }
+  // An operator word at the very end (`x == 1 and`, `"a" in`, `x is`): say what it lacks.
+  if (!atEnd && next === undefined && FOLLOW[token.image]) {
+    return new FilterSyntaxError("unexpected-end", `expected ${FOLLOW[token.image]} after ${describe(token)}, but the expression ends`, text, { start: text.length, end: text.length });
+  }
+  if (!atEnd && token.image === "is" && next?.image === "not" && tokens[index + 2] === undefined) {
+    return new FilterSyntaxError("unexpected-end", 'expected "empty" or "nil" after "is not", but the expression ends', text, { start: text.length, end: text.length });
   }
   let expected = EXPECTED[rule] ?? "an expression";
   if (rule === "filter") expected = '"and", "or" or the end of the expression';

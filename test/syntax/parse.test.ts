@@ -111,6 +111,9 @@ describe("parse: errors", () => {
     ["x", "unexpected-end", 1, 2, "operator"],
     ["_x == 1", "unexpected-input", 1, 1, ""],
     ["x == 1 )", "unexpected-input", 1, 8, ""],
+    ['Status == "running" and', "unexpected-end", 1, 24, 'expected an expression after "and"'],
+    ['"dc1" in', "unexpected-end", 1, 9, 'expected a selector after "in"'],
+    ["Status is not", "unexpected-end", 1, 14, 'expected "empty" or "nil" after "is not"'],
   ])("%j is %s at %i:%i", (text, code, line, column, words) => {
     const e = syntaxError(text);
     expect(e.name).toBe("FilterSyntaxError");
