@@ -85,7 +85,8 @@ export function parse(text: string, options: ParseOptions = {}): Ast {
   const error = p.errors[0];
   if (badChar !== undefined && (error === undefined || tokenSpan(error.token, text).start >= badChar || ast === undefined)) {
     const ch = String.fromCodePoint(text.codePointAt(badChar) ?? 0);
-    throw new FilterSyntaxError("unexpected-input", `unexpected character ${JSON.stringify(ch)}`, text, { start: badChar, end: badChar + ch.length });
+    const advice = CHARACTER_ADVICE[ch] ?? CHARACTER_ADVICE[text.slice(badChar, badChar + 2)];
+    throw new FilterSyntaxError("unexpected-input", `unexpected character ${JSON.stringify(ch)}${advice ? `: ${advice}` : ""}`, text, { start: badChar, end: badChar + ch.length });
   }
   if (error !== undefined) throw recognitionError(error, text);
   if (ast === undefined) throw new FilterSyntaxError("unexpected-input", "the expression could not be parsed", text, { start: 0, end: text.length });
@@ -99,6 +100,17 @@ function describe(t: IToken): string {
 }
 
 const WORD_OPERATOR = /^(and|or|not|in|contains|matches|is|as)$/;
+
+/** Advice for characters people bring from other languages. */
+const CHARACTER_ADVICE: Readonly<Record<string, string>> = {
+  "=": 'compare with "=="',
+  "&&": 'write "and"',
+  "||": 'write "or"',
+  "!": 'write "not" (with a space after it), or "!=" to compare',
+  "'": "quote strings with double quotes or backticks",
+  "<": "the language has no ordering comparisons",
+  ">": "the language has no ordering comparisons",
+};
 
 /** What must follow an operator word. */
 const FOLLOW: Readonly<Record<string, string>> = {

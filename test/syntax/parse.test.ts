@@ -114,6 +114,9 @@ describe("parse: errors", () => {
     ['Status == "running" and', "unexpected-end", 1, 24, 'expected an expression after "and"'],
     ['"dc1" in', "unexpected-end", 1, 9, 'expected a selector after "in"'],
     ["Status is not", "unexpected-end", 1, 14, 'expected "empty" or "nil" after "is not"'],
+    ['Status = "running"', "unexpected-input", 1, 8, 'compare with "=="'],
+    ["a == 1 && b == 2", "unexpected-input", 1, 8, 'write "and"'],
+    ["Priority >= 5", "unexpected-input", 1, 10, "no ordering comparisons"],
   ])("%j is %s at %i:%i", (text, code, line, column, words) => {
     const e = syntaxError(text);
     expect(e.name).toBe("FilterSyntaxError");
