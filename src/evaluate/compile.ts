@@ -132,7 +132,8 @@ function compileExpr(e: Expr, env: Env, negate: boolean): Compiled {
       // De Morgan keeps negation at the leaves: not (a and b) ≡ not a or not b, errors included.
       const isAnd = (e.kind === "and") !== negate;
       const parts = isAnd ? e.operands.map((o) => compileExpr(o, env, negate)) : compileDisjuncts(e.operands, env, negate);
-      return junction(isAnd, reorder(parts));
+      // A chain fused into one test (a membership) needs no junction around it.
+      return parts.length === 1 ? parts[0]! : junction(isAnd, reorder(parts));
     }
   }
 }
