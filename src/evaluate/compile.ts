@@ -1,15 +1,16 @@
 /**
  * The optimizing compiler: AST → closures (no `eval`, no `new Function`). Every step keeps the
- * interpreter's results and errors:
- * - literals are converted once to every Go type they can meet;
- * - selector paths become chains of own-property reads specialised by the static type of each step;
- * - `not` is folded into the operator (`not a == 1` ≡ `a != 1`, missing keys included) and double
- *   negation disappears;
+ * interpreter's results and errors (the property tests compare the two):
+ * - a literal is converted to a Go type once, the first time it meets one;
+ * - selector paths become own-property reads specialised by the static type of each step, and, for
+ *   plain objects, fused with the operator's test in one closure (`fast.ts`);
+ * - `not` is folded into the operator (`not a == 1` ≡ `a != 1`, missing keys included), double
+ *   negation disappears, and De Morgan pushes negation through `and`/`or`;
  * - each operator gets a closure specialised to the static type of its operand (with a schema, type
  *   checks that cannot fail are dropped);
- * - `and`/`or` chains run as flat loops, and, with a schema, runs of operands that can never raise an
- *   error are reordered cheapest first;
- * - regular expressions are compiled once, with exact fast paths for plain literals.
+ * - `K == "a" or K == "b"` becomes one membership test; `and`/`or` chains run as flat calls, and runs
+ *   of operands that can never raise an error are reordered cheapest first;
+ * - regular expressions are compiled once, with exact fast paths (`regex.ts`).
  */
 import type { CollectionExpr, Expr, MatchExpr } from "../syntax/ast.js";
 import { selectorSource } from "../syntax/parser.js";
