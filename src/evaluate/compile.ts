@@ -17,16 +17,10 @@ import { selectorSource } from "../syntax/parser.js";
 import {
   COLLECTION_MISSING,
   OPERATORS,
-  contains,
-  conversionError,
+  applyOperator,
   describeKind,
-  equal,
   evalError,
-  isEmpty,
-  isNil,
   literalValue,
-  matches,
-  regexError,
   stepError,
   type LiteralValue,
   type OperatorInfo,
@@ -34,9 +28,8 @@ import {
 } from "../semantics/operators.js";
 import { fieldOf, type Type } from "../semantics/schema.js";
 import { MISSING, concrete, elementType, isObject, kindOf, staticPath, step, typed, walk, type Typed } from "../semantics/select.js";
-import { isFailure } from "../semantics/values.js";
 import { boundNames, selectorKeys, selectorPrefix, walkReporter, type EvaluateOptions } from "./common.js";
-import { fastMatch, fastMembership } from "./fast.js";
+import { SLOW, dynamicTest, fastMatch, fastMembership, typedTest } from "./fast.js";
 import { compilePattern } from "./regex.js";
 
 /** Values bound by collection expressions, by slot (allocated by the outermost collection). */
@@ -447,20 +440,7 @@ function compileMatch(e: MatchExpr, env: Env, negate: boolean): Compiled {
 /** A match whose operand's type is known only at run time (a bound name of a dynamic collection). */
 function dynamicMatch(e: MatchExpr, read: Reader, base: OperatorInfo["base"], negated: boolean, missing: boolean, site: Site, lit: LiteralValue): Compiled {
   const pattern = base === "matches" ? compilePattern(e.value!.text) : undefined;
-  const test = (r: Typed): boolean => {
-    switch (base) {
-      case "equal":
-        return equal(site, r.type, r.value, lit);
-      case "in":
-        return contains(site, r.type, r.value, lit);
-      case "empty":
-        return isEmpty(site, r.type, r.value);
-      case "nil":
-        return isNil(site, r.type, r.value);
-      case "matches":
-        return matches(site, r.type, r.value, pattern!);
-    }
-  };
+  const test = (r: Typed): boolean => applyOperator(base, site, r.type, r.value, lit, pattern);
   const run: Predicate = (d, f) => {
     const r = read(d, f) as Typed | typeof MISSING;
     if (r === MISSING) return missing;
@@ -487,114 +467,43 @@ interface OperatorPlan {
   readonly cost: number;
 }
 
+/**
+ * The test of an operator on a value of static type `type`: the never-failing tests of `fast.ts` where
+ * the type allows (the checks they drop cannot fail), else the operator's general semantics, with the
+ * fast tests of plain JSON in front of it for `any` values.
+ */
 function operatorTest(base: OperatorInfo["base"], type: Type, site: Site, lit: LiteralValue, e: MatchExpr): OperatorPlan {
-  const nullable = type.kind === "pointer";
   const c = concrete(type);
-  switch (base) {
-    case "equal":
-      return equalTest(type, site, lit);
-    case "in": {
-      if (c.kind === "string" && !nullable) {
-        const text = lit.text;
-        return { test: (v) => (v as string).includes(text), infallible: true, cost: 2 };
-      }
-      if (c.kind === "list" && concrete(c.elem).kind === "string" && !nullable) {
-        const text = lit.text;
-        return { test: (v) => v !== null && (v as string[]).includes(text), infallible: true, cost: 4 };
-      }
-      if (c.kind === "map" && !nullable) {
-        const text = lit.text;
-        return { test: (v) => v !== null && hasOwn.call(v, text), infallible: true, cost: 2 };
-      }
-      return { test: (v) => contains(site, type, v, lit), infallible: false, cost: 5 };
-    }
-    case "empty":
-      if (!nullable && (c.kind === "string" || c.kind === "list" || c.kind === "map")) {
-        return { test: (v) => isEmpty(site, type, v), infallible: true, cost: 2 };
-      }
-      return { test: (v) => isEmpty(site, type, v), infallible: false, cost: 2 };
-    case "nil":
-      if (type.kind === "pointer" || c.kind === "list" || c.kind === "map" || c.kind === "record") {
-        return { test: (v) => isNil(site, type, v), infallible: true, cost: 1 };
-      }
-      return { test: (v) => isNil(site, type, v), infallible: false, cost: 1 };
-    case "matches": {
-      const pattern = compilePattern(e.value!.text);
-      if (c.kind === "string" && !nullable && pattern.error === undefined) {
-        return { test: (v) => pattern.test(v as string), infallible: true, cost: 10 };
-      }
-      if (c.kind === "any" || c.kind === "string") {
-        return {
-          test: (v) => {
-            if (typeof v === "string") {
-              if (pattern.error !== undefined) throw regexError(site, pattern);
-              return pattern.test(v);
-            }
-            return matches(site, type, v, pattern);
-          },
-          infallible: false,
-          cost: 10,
-        };
-      }
-      return { test: (v) => matches(site, type, v, pattern), infallible: false, cost: 10 };
-    }
+  const known = type.kind === "pointer" ? undefined : typedTest(base, type, lit, e);
+  if (known) return { test: known, infallible: true, cost: base === "in" && c.kind === "list" ? 4 : COST[base] };
+  const general = generalTest(base, type, site, lit, e);
+  const cost = base === "equal" ? 2 : base === "in" ? 5 : COST[base];
+  const dynamic = c.kind === "any" ? dynamicTest(base, lit, e) : undefined;
+  if (dynamic) {
+    return {
+      test: (v) => {
+        const r = dynamic(v);
+        return r === SLOW ? general(v) : r;
+      },
+      infallible: false,
+      cost,
+    };
   }
+  // Emptiness of a map and nil-ness of what may be nil cannot fail either.
+  const nullable = type.kind === "pointer";
+  const infallible =
+    (base === "empty" && !nullable && (c.kind === "string" || c.kind === "list" || c.kind === "map")) ||
+    (base === "nil" && (nullable || c.kind === "list" || c.kind === "map" || c.kind === "record"));
+  return { test: general, infallible, cost };
 }
 
-function equalTest(type: Type, site: Site, lit: LiteralValue): OperatorPlan {
-  const text = lit.text;
-  const nullable = type.kind === "pointer";
-  const c = concrete(type);
-  const generic: OperatorPlan = { test: (v) => equal(site, type, v, lit), infallible: false, cost: 2 };
-  if (nullable) return generic;
-  switch (c.kind) {
-    case "string":
-      return { test: (v) => v === text, infallible: true, cost: 1 };
-    case "bool": {
-      const b = lit.bool;
-      if (isFailure(b)) return generic;
-      return { test: (v) => v === b, infallible: true, cost: 1 };
-    }
-    case "int":
-    case "uint": {
-      const n = lit[c.kind];
-      if (isFailure(n)) return generic;
-      const asNumber = Number(n);
-      if (Number.isSafeInteger(asNumber)) {
-        return { test: (v) => (typeof v === "number" ? v === asNumber : v === n), infallible: true, cost: 1 };
-      }
-      return { test: (v) => (typeof v === "bigint" ? v === n : typeof v === "number" && Number.isInteger(v) && BigInt(v) === n), infallible: true, cost: 1 };
-    }
-    case "float": {
-      const x = lit.float;
-      if (isFailure(x)) return generic;
-      return { test: (v) => Number(v) === x, infallible: true, cost: 1 };
-    }
-    case "any": {
-      const x = lit.float;
-      const b = lit.bool;
-      return {
-        test: (v) => {
-          switch (typeof v) {
-            case "string":
-              return v === text;
-            case "number":
-              if (isFailure(x)) throw conversionError(site, x);
-              return v === x;
-            case "boolean":
-              if (isFailure(b)) throw conversionError(site, b);
-              return v === b;
-            default:
-              return equal(site, type, v, lit);
-          }
-        },
-        infallible: false,
-        cost: 2,
-      };
-    }
-    default:
-      return generic;
-  }
+/** Relative costs of the operators' tests, for ordering operands that cannot fail. */
+const COST: Readonly<Record<OperatorInfo["base"], number>> = { equal: 1, in: 2, empty: 2, nil: 1, matches: 10 };
+
+/** The operator's semantics as the interpreter runs them (`semantics/operators.ts`). */
+function generalTest(base: OperatorInfo["base"], type: Type, site: Site, lit: LiteralValue, e: MatchExpr): Test {
+  const pattern = base === "matches" ? compilePattern(e.value!.text) : undefined;
+  return (v) => applyOperator(base, site, type, v, lit, pattern);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ const OBJECT_PROTO = Object.prototype;
 type FieldTest = (v: unknown) => boolean;
 
 /** Returned by a dynamic test for values it does not handle: the general closure decides. */
-const SLOW = 2 as unknown as boolean;
+export const SLOW = 2 as unknown as boolean;
 
 /**
  * A datum is *plain* when it is an object whose prototype is `Object.prototype`: reading a key that
@@ -162,10 +162,10 @@ function dynamicEquals<F>(key: string, lit: LiteralValue, negated: boolean, gene
 
 
 /**
- * Tests of a typed field's raw value (`undefined` when absent): each reproduces the zero-value rule
- * of the field's type and never throws. Undefined when the combination needs the general path.
+ * Tests of a typed value (raw, `undefined` read as the zero value; or already normalised by `typed`)
+ * that can never throw; undefined when the operator can fail on the type or needs the general path.
  */
-function typedTest(base: (typeof OPERATORS)[keyof typeof OPERATORS]["base"], field: Type, lit: LiteralValue, e: MatchExpr): FieldTest | undefined {
+export function typedTest(base: BaseOp, field: Type, lit: LiteralValue, e: MatchExpr): FieldTest | undefined {
   if (field.kind === "pointer") return undefined;
   const text = lit.text;
   switch (base) {
@@ -183,8 +183,14 @@ function typedTest(base: (typeof OPERATORS)[keyof typeof OPERATORS]["base"], fie
           const n = lit[field.kind];
           if (isFailure(n)) return undefined;
           const x = Number(n);
-          if (!Number.isSafeInteger(x)) return undefined;
+          // Beyond 2^53 a number cannot hold the literal: compare exactly through BigInt.
+          if (!Number.isSafeInteger(x)) return (v) => (typeof v === "bigint" ? v === n : typeof v === "number" && Number.isInteger(v) && BigInt(v) === n);
           return (v) => (typeof v === "number" ? v === x : typeof v === "bigint" ? v === n : x === 0);
+        }
+        case "float": {
+          const x = lit.float;
+          if (isFailure(x)) return undefined;
+          return (v) => (typeof v === "number" || typeof v === "bigint" ? Number(v) === x : x === 0);
         }
         default:
           return undefined;
@@ -214,7 +220,7 @@ function typedTest(base: (typeof OPERATORS)[keyof typeof OPERATORS]["base"], fie
 }
 
 /** Tests of a JSON value that is present; `SLOW` for the kinds the general path must handle. */
-function dynamicTest(base: (typeof OPERATORS)[keyof typeof OPERATORS]["base"], lit: LiteralValue, e: MatchExpr): FieldTest | undefined {
+export function dynamicTest(base: BaseOp, lit: LiteralValue, e: MatchExpr): FieldTest | undefined {
   const text = lit.text;
   switch (base) {
     case "equal": {

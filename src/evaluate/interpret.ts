@@ -7,14 +7,10 @@ import { selectorSource } from "../syntax/parser.js";
 import {
   COLLECTION_MISSING,
   OPERATORS,
-  contains,
+  applyOperator,
   describeKind,
-  equal,
   evalError,
-  isEmpty,
-  isNil,
   literalValue,
-  matches,
   type LiteralValue,
   type Site,
 } from "../semantics/operators.js";
@@ -82,24 +78,7 @@ function evaluateMatch(e: MatchExpr, ctx: Context, scope: Scope | undefined): bo
   if (target === MISSING) return info.missing;
   const site: Site = { source: ctx.source, span: e.span, selector: selectorSource(e.selector), op: e.op };
   const lit: LiteralValue = literalValue(e.value?.text ?? "");
-  let result: boolean;
-  switch (info.base) {
-    case "equal":
-      result = equal(site, target.type, target.value, lit);
-      break;
-    case "in":
-      result = contains(site, target.type, target.value, lit);
-      break;
-    case "empty":
-      result = isEmpty(site, target.type, target.value);
-      break;
-    case "nil":
-      result = isNil(site, target.type, target.value);
-      break;
-    case "matches":
-      result = matches(site, target.type, target.value, pattern(e.value!, ctx));
-      break;
-  }
+  const result = applyOperator(info.base, site, target.type, target.value, lit, info.base === "matches" ? pattern(e.value!, ctx) : undefined);
   return info.negated ? !result : result;
 }
 

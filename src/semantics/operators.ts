@@ -275,6 +275,25 @@ export function matches(site: Site, type: Type, value: unknown, pattern: Pattern
   return pattern.test(value as string);
 }
 
+/**
+ * The base operation `base` on a value of type `type` (the literal for equal/in, the pattern for
+ * matches): the one dispatch both evaluators share.
+ */
+export function applyOperator(base: BaseOp, site: Site, type: Type, value: unknown, lit: LiteralValue, pattern: Pattern | undefined): boolean {
+  switch (base) {
+    case "equal":
+      return equal(site, type, value, lit);
+    case "in":
+      return contains(site, type, value, lit);
+    case "empty":
+      return isEmpty(site, type, value);
+    case "nil":
+      return isNil(site, type, value);
+    case "matches":
+      return matches(site, type, value, pattern!);
+  }
+}
+
 export function regexError(site: Pick<Site, "source" | "span">, pattern: Pattern): FilterEvaluationError {
   return evalError(site, "invalid-regex", `invalid regular expression ${JSON.stringify(pattern.source)}: ${pattern.error}`);
 }
