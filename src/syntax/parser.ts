@@ -14,7 +14,7 @@
  * Chevrotain's own recognition errors are turned into `FilterSyntaxError` by `parse.ts`.
  */
 import { EmbeddedActionsParser, EOF, MismatchedTokenException, NoViableAltException, tokenMatcher, type IOrAlt, type IToken, type TokenType } from "chevrotain";
-import { FilterSyntaxError, type SyntaxErrorCode } from "../errors.js";
+import { FilterSyntaxError, lineColumn, type SyntaxErrorCode } from "../errors.js";
 import type { Binding, Expr, Literal, MatchExpr, MatchOp, Segment, Selector, Span } from "./ast.js";
 import { pointerPath } from "./pointer.js";
 import { unquote } from "./strings.js";
@@ -733,15 +733,8 @@ function closeGroup(g: Group): Expr {
 
 /** The source position "line:column" of an offset. */
 function posText(source: string, offset: number): string {
-  let line = 1;
-  let col = 1;
-  for (let i = 0; i < offset && i < source.length; i++) {
-    if (source.charCodeAt(i) === 10) {
-      line++;
-      col = 1;
-    } else col++;
-  }
-  return `${line}:${col}`;
+  const { line, column } = lineColumn(source, offset);
+  return `${line}:${column}`;
 }
 
 /** The span of a token, or the end of the input for EOF. */
