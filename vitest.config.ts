@@ -1,11 +1,20 @@
 import { defineConfig } from "vitest/config";
 
+// One `npm test` for both packages of the repository: the library (this folder) and the server (server/).
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
-    pool: "forks",
     reporters: ["default", "./test/support/summary-reporter.ts"],
+    projects: [
+      {
+        test: {
+          name: "filter-expr",
+          include: ["test/**/*.test.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+          pool: "forks",
+        },
+      },
+      "server/vitest.config.ts",
+    ],
   },
 });

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { availableParallelism, hostname, networkInterfaces } from "node:os";
 import { afterEach, describe, expect, it } from "vitest";
-import { describeAddress } from "../../src/server/agent/host/network.js";
-import { environment, parseMounts } from "../../src/server/agent/host/collect.js";
-import { redactSecrets } from "../../src/server/agent/self/redact.js";
+import { describeAddress } from "../src/agent/host/network.js";
+import { environment, parseMounts } from "../src/agent/host/collect.js";
+import { redactSecrets } from "../src/agent/self/redact.js";
 import { auth, closeAll, json, startAgent, TOKENS } from "./agent-harness.js";
 
 afterEach(closeAll);

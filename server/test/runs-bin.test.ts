@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 
-const ROOT = join(import.meta.dirname, "..", "..");
+const ROOT = join(import.meta.dirname, "..");
 const children: ChildProcessWithoutNullStreams[] = [];
 
 afterEach(() => {
@@ -18,7 +18,7 @@ interface Bin {
 }
 
 function run(args: string[]): Bin {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts", "--port", "0", "--ops-port", "0", ...args], {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts", "--port", "0", "--ops-port", "0", ...args], {
     cwd: ROOT,
     env: { ...process.env, NO_COLOR: "1" },
   });

@@ -2,10 +2,10 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_OPTIONS } from "../../src/server/context.js";
-import type { RunningServer } from "../../src/server/ops/start.js";
-import { startServer } from "../../src/server/ops/start.js";
-import { DEFAULT_WAIT_MS, MAX_WAIT_MS, parseListQuery, withJitter } from "../../src/server/scheduler/query.js";
+import { DEFAULT_OPTIONS } from "../src/context.js";
+import type { RunningServer } from "../src/ops/start.js";
+import { startServer } from "../src/ops/start.js";
+import { DEFAULT_WAIT_MS, MAX_WAIT_MS, parseListQuery, withJitter } from "../src/scheduler/query.js";
 
 let server: RunningServer;
 let base: string;

@@ -2,10 +2,10 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_OPTIONS } from "../../src/server/context.js";
-import { ConfigError, configOptions, interpretConfig, loadConfigFile } from "../../src/server/ops/config.js";
-import { parseDuration } from "../../src/server/ops/duration.js";
-import { startServer } from "../../src/server/ops/start.js";
+import { DEFAULT_OPTIONS } from "../src/context.js";
+import { ConfigError, configOptions, interpretConfig, loadConfigFile } from "../src/ops/config.js";
+import { parseDuration } from "../src/ops/duration.js";
+import { startServer } from "../src/ops/start.js";
 
 const quiet = { ...DEFAULT_OPTIONS, port: 0, opsPort: 0, logLevel: "error" as const };
 

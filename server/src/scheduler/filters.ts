@@ -1,4 +1,4 @@
-import { compile, schemas, FilterEvaluationError, FilterSyntaxError, FilterTypeError } from "../../index.js";
+import { compile, schemas, FilterEvaluationError, FilterSyntaxError, FilterTypeError } from "filter-expr";
 import { BadRequest } from "./query.js";
 
 export type SchemaName = "job" | "deployment";

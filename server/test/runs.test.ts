@@ -1,11 +1,11 @@
 import type { FastifyInstance } from "fastify";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TokenAcl } from "../../src/server/acl.js";
-import { buildApp } from "../../src/server/app.js";
-import { type AclToken, DEFAULT_OPTIONS, newLogEvents, type ServerContext } from "../../src/server/context.js";
-import { configureRuns, generatedApplyToken, STATE_URL_TTL_MS } from "../../src/server/runs/index.js";
-import { SchedulerState } from "../../src/server/scheduler/state.js";
+import { TokenAcl } from "../src/acl.js";
+import { buildApp } from "../src/app.js";
+import { type AclToken, DEFAULT_OPTIONS, newLogEvents, type ServerContext } from "../src/context.js";
+import { configureRuns, generatedApplyToken, STATE_URL_TTL_MS } from "../src/runs/index.js";
+import { SchedulerState } from "../src/scheduler/state.js";
 
 const JSONAPI = "application/vnd.api+json";
 const STATUSES = ["pending", "managed_queued", "queued", "running", "errored", "canceled", "finished", "unreachable"];

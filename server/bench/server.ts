@@ -5,6 +5,7 @@
  *  2. memory of 10,000 waiting blocking queries (server RSS before and while they wait) and the time
  *     one write takes to answer all of them.
  *
+ *   npm run bench -w filter-server -- [--jobs 100000] …   (or, in server/: npx tsx bench/server.ts)
  *   npx tsx bench/server.ts [--jobs 100000] [--duration 10] [--connections 20] [--waiters 10000]
  */
 import { spawn } from "node:child_process";
@@ -12,9 +13,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import { generateDemo } from "../src/server/demo/generate.js";
+import { generateDemo } from "../src/demo/generate.js";
+
+/** The server package's folder: `src/main.ts` runs from there (tsx reads its tsconfig paths). */
+const SERVER_DIR = fileURLToPath(new URL("..", import.meta.url));
 
 const { values } = parseArgs({
   options: {
@@ -36,7 +41,7 @@ function rssMiB(pid: number): number {
 }
 
 async function startServer(dataFile: string): Promise<{ pid: number; api: string; ops: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts", "--port", "0", "--ops-port", "0", "--data", dataFile], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts", "--port", "0", "--ops-port", "0", "--data", dataFile], { cwd: SERVER_DIR, stdio: ["ignore", "pipe", "inherit"] });
   let out = "";
   const ready = await new Promise<{ api: string; ops: string }>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 120_000);

@@ -2,9 +2,9 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { DEFAULT_OPTIONS } from "../../src/server/context.js";
-import type { RunningServer } from "../../src/server/ops/start.js";
-import { startServer } from "../../src/server/ops/start.js";
+import { DEFAULT_OPTIONS } from "../src/context.js";
+import type { RunningServer } from "../src/ops/start.js";
+import { startServer } from "../src/ops/start.js";
 
 let server: RunningServer | undefined;
 afterEach(async () => {

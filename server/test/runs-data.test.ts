@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { TokenAcl } from "../../src/server/acl.js";
-import { DEFAULT_OPTIONS, newLogEvents, type ServerContext } from "../../src/server/context.js";
-import { buildApply } from "../../src/server/runs/build.js";
-import { ApplyDataError, parseDataApplies } from "../../src/server/runs/data.js";
-import { DEMO_APPLIES } from "../../src/server/runs/demo.js";
-import { runsRoutes } from "../../src/server/runs/index.js";
-import { APPLY_STATUSES } from "../../src/server/runs/model.js";
-import { UrlSigner } from "../../src/server/runs/signing.js";
+import { TokenAcl } from "../src/acl.js";
+import { DEFAULT_OPTIONS, newLogEvents, type ServerContext } from "../src/context.js";
+import { buildApply } from "../src/runs/build.js";
+import { ApplyDataError, parseDataApplies } from "../src/runs/data.js";
+import { DEMO_APPLIES } from "../src/runs/demo.js";
+import { runsRoutes } from "../src/runs/index.js";
+import { APPLY_STATUSES } from "../src/runs/model.js";
+import { UrlSigner } from "../src/runs/signing.js";
 
 const ok = { id: "apply-1", status: "finished", mode: "remote", erroredState: false };
 

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 
 // The filter-server bin as a child process: real arguments, real signals, real exit codes.
-const ROOT = join(import.meta.dirname, "../..");
+const ROOT = join(import.meta.dirname, "..");
 const children: ChildProcessWithoutNullStreams[] = [];
 afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
@@ -22,7 +22,7 @@ interface Bin {
 }
 
 function run(args: string[]): { child: ChildProcessWithoutNullStreams; output: () => string; exit: Bin["exit"] } {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts", ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1" } });
+  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts", ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1" } });
   children.push(child);
   let output = "";
   child.stdout.on("data", (d: Buffer) => (output += d.toString()));

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from "fastify";
 import type { AddressInfo } from "node:net";
-import { TokenAcl } from "../../src/server/acl.js";
-import { configureAgent } from "../../src/server/agent/index.js";
-import { buildApp } from "../../src/server/app.js";
-import { type AclToken, DEFAULT_OPTIONS, newLogEvents, type ServerContext } from "../../src/server/context.js";
-import { configureRuns } from "../../src/server/runs/index.js";
-import { SchedulerState } from "../../src/server/scheduler/state.js";
+import { TokenAcl } from "../src/acl.js";
+import { configureAgent } from "../src/agent/index.js";
+import { buildApp } from "../src/app.js";
+import { type AclToken, DEFAULT_OPTIONS, newLogEvents, type ServerContext } from "../src/context.js";
+import { configureRuns } from "../src/runs/index.js";
+import { SchedulerState } from "../src/scheduler/state.js";
 
 /** Tokens of the ACL-enabled agents in these tests. */
 export const TOKENS = {

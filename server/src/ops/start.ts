@@ -29,12 +29,12 @@ export interface RunningServer {
 export class StartupError extends Error {}
 
 export function packageVersion(): string {
-  // ../../package.json from both src/server/ops and dist/server.
+  // ../../package.json from src/ops, ../package.json from dist/.
   const require = createRequire(import.meta.url);
-  for (const path of ["../../../package.json", "../../package.json"]) {
+  for (const path of ["../../package.json", "../package.json"]) {
     try {
       const pkg = require(path) as { name?: string; version?: string };
-      if (pkg.name === "filter-expr" && typeof pkg.version === "string") return pkg.version;
+      if (pkg.name === "filter-server" && typeof pkg.version === "string") return pkg.version;
     } catch {
       // try the next location
     }

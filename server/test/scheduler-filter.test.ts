@@ -1,15 +1,15 @@
 import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TokenAcl } from "../../src/server/acl.js";
-import { buildApp } from "../../src/server/app.js";
-import { DEFAULT_OPTIONS, newLogEvents } from "../../src/server/context.js";
-import { FilterCache } from "../../src/server/scheduler/filters.js";
-import { schedulerRoutes } from "../../src/server/scheduler/index.js";
-import { snapshotFromData } from "../../src/server/scheduler/load.js";
-import { SchedulerState } from "../../src/server/scheduler/state.js";
+import { TokenAcl } from "../src/acl.js";
+import { buildApp } from "../src/app.js";
+import { DEFAULT_OPTIONS, newLogEvents } from "../src/context.js";
+import { FilterCache } from "../src/scheduler/filters.js";
+import { schedulerRoutes } from "../src/scheduler/index.js";
+import { snapshotFromData } from "../src/scheduler/load.js";
+import { SchedulerState } from "../src/scheduler/state.js";
 import Fastify from "fastify";
-import { compile, FilterSyntaxError, schemas } from "../../src/index.js";
+import { compile, FilterSyntaxError, schemas } from "filter-expr";
 
 const JOBS = [
   ["job-01", "default", "pending", ["dc1"]],

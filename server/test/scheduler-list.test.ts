@@ -2,12 +2,12 @@ import { gunzipSync } from "node:zlib";
 import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TokenAcl } from "../../src/server/acl.js";
-import { buildApp } from "../../src/server/app.js";
-import type { AclToken, ServerContext } from "../../src/server/context.js";
-import { DEFAULT_OPTIONS, newLogEvents } from "../../src/server/context.js";
-import { snapshotFromData } from "../../src/server/scheduler/load.js";
-import { SchedulerState } from "../../src/server/scheduler/state.js";
+import { TokenAcl } from "../src/acl.js";
+import { buildApp } from "../src/app.js";
+import type { AclToken, ServerContext } from "../src/context.js";
+import { DEFAULT_OPTIONS, newLogEvents } from "../src/context.js";
+import { snapshotFromData } from "../src/scheduler/load.js";
+import { SchedulerState } from "../src/scheduler/state.js";
 
 // The scheduler's own pagination test tables (jobs: TestJobEndpoint_ListJobs_PaginationFiltering,
 // deployments: TestDeploymentEndpoint_List_Pagination), served by the real app on a loopback port.
