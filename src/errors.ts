@@ -24,7 +24,8 @@ export type SyntaxErrorCode =
   | "invalid-selector"
   | "input-too-long"
   | "nesting-too-deep"
-  | "too-many-expressions";
+  | "too-many-expressions"
+  | "too-many-matches";
 
 /** Stable codes of static type errors found against a schema at compile time. */
 export type TypeErrorCode =
@@ -88,8 +89,45 @@ export function renderCodeFrame(source: string, span: Span, note = ""): string {
   return `${gutter} | ${text}\n${pad} | ${lead}${caret}${note ? ` ${note}` : ""}`;
 }
 
-/** The base class of every error the library raises on purpose. */
+/**
+ * The mark every error of the library carries, under a registry symbol: the same in every copy of the
+ * library that a process loads (the ESM and the CommonJS build, two installed versions), so that
+ * `instanceof` and `FilterError.is` recognise an error thrown by any of them. Its value is the
+ * class's `errorName`.
+ */
+const BRAND = Symbol.for("filter-expr.FilterError");
+
+/** The `errorName` of an error of any copy of the library, or undefined for any other value. */
+function brandOf(value: unknown): string | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const brand = (value as { [BRAND]?: unknown })[BRAND];
+  return typeof brand === "string" ? brand : undefined;
+}
+
+/**
+ * The base class of every error the library raises on purpose.
+ *
+ * `instanceof` works across copies of the library (the dual-package hazard): an error thrown by the
+ * CommonJS build is `instanceof FilterSyntaxError` of the ESM build, and the reverse. `FilterError.is`
+ * says the same without a class at hand.
+ */
 export abstract class FilterError extends Error {
+  /** The name of the class, the same in every copy of the library (`FilterError` for the base). */
+  static readonly errorName: string = "FilterError";
+
+  /** True for an error raised by any copy of this library (any of its error classes). */
+  static is(value: unknown): value is FilterError {
+    return brandOf(value) !== undefined;
+  }
+
+  /** `value instanceof C`: an instance of C from this copy of the library, or of C's namesake from another. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (Function.prototype[Symbol.hasInstance].call(this, value)) return true;
+    const brand = brandOf(value);
+    if (brand === undefined) return false;
+    return this === FilterError || brand === (this as typeof FilterError).errorName;
+  }
+
   /** A stable, machine-readable code; see docs/api.md for the catalogue. */
   abstract readonly code: FilterErrorCode;
   /** The message without the position suffix. */
@@ -106,6 +144,7 @@ export abstract class FilterError extends Error {
   protected constructor(summary: string, source: string, span: Span) {
     const { line, column } = lineColumn(source, span.start);
     super(`${summary} at ${line}:${column}`);
+    Object.defineProperty(this, BRAND, { value: (new.target as typeof FilterError).errorName });
     this.summary = summary;
     this.source = source;
     this.span = span;
@@ -144,6 +183,7 @@ export abstract class FilterError extends Error {
 
 /** The expression is not valid text of the language, or exceeds a configured limit. */
 export class FilterSyntaxError extends FilterError {
+  static override readonly errorName: string = "FilterSyntaxError";
   override readonly name = "FilterSyntaxError";
   readonly code: SyntaxErrorCode;
   constructor(code: SyntaxErrorCode, summary: string, source: string, span: Span) {
@@ -154,6 +194,7 @@ export class FilterSyntaxError extends FilterError {
 
 /** With a schema: the expression can never evaluate without error on any record of that schema. */
 export class FilterTypeError extends FilterError {
+  static override readonly errorName: string = "FilterTypeError";
   override readonly name = "FilterTypeError";
   readonly code: TypeErrorCode;
   /** A suggested replacement for the offending text, when there is one (did-you-mean). */
@@ -173,6 +214,7 @@ export class FilterTypeError extends FilterError {
 
 /** Evaluating the expression against one datum failed, as it fails in the reference library. */
 export class FilterEvaluationError extends FilterError {
+  static override readonly errorName: string = "FilterEvaluationError";
   override readonly name = "FilterEvaluationError";
   readonly code: EvaluationErrorCode;
   constructor(code: EvaluationErrorCode, summary: string, source: string, span: Span) {

@@ -39,7 +39,7 @@ export type Predicate = (datum: unknown, frame?: Frame) => boolean;
 /** A compiled selector: the typed value it reaches, or `MISSING`. */
 type Reader = (datum: unknown, frame?: Frame) => unknown;
 
-/** A readable description of the compiled plan, for `--explain` (labels are built when read). */
+/** A readable description of the compiled plan, for `--explain` (labels are built when read); `String(plan)` draws it as an indented tree. */
 export interface PlanNode {
   readonly label: string;
   /** Relative cost estimate used to order operands. */
@@ -63,6 +63,16 @@ class LazyPlanNode implements PlanNode {
   }
   toJSON(): { label: string; cost: number; infallible: boolean; children: readonly PlanNode[] } {
     return { label: this.label, cost: this.cost, infallible: this.infallible, children: this.children };
+  }
+  /** The plan as an indented tree, a node a line: its label, its cost, and whether it can fail. */
+  toString(): string {
+    const lines: string[] = [];
+    const visit = (node: PlanNode, indent: string): void => {
+      lines.push(`${indent}${node.label}  (cost ${node.cost}${node.infallible ? ", cannot fail" : ""})`);
+      for (const child of node.children) visit(child, `${indent}  `);
+    };
+    visit(this, "");
+    return lines.join("\n");
   }
 }
 
