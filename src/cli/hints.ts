@@ -18,7 +18,8 @@ const SYNTAX: Readonly<Record<string, string>> = {
   "invalid-selector": 'a selector is a name (an ASCII letter, then letters, digits, _ and /) followed by .Name, .123 or ["key"]',
   "input-too-long": "shorten the expression",
   "nesting-too-deep": "use fewer nested parentheses",
-  "too-many-expressions": "use fewer matches in one filter",
+  "too-many-expressions": "nest fewer parentheses or shorten the expression (the reference's parse budget)",
+  "too-many-matches": "use fewer matches in one filter",
 };
 
 const TYPE: Readonly<Record<string, string>> = {

@@ -5,6 +5,7 @@
 import { EOF, type IRecognitionException, type IToken } from "chevrotain";
 import { FilterSyntaxError } from "../errors.js";
 import type { Ast } from "./ast.js";
+import { budgetMayExceed, budgetSteps, REFERENCE_PARSE_BUDGET } from "./budget.js";
 import { FilterParser, tokenSpan } from "./parser.js";
 import { lexer } from "./tokens.js";
 
@@ -12,16 +13,27 @@ import { lexer } from "./tokens.js";
 export interface ParseOptions {
   /** Longest accepted expression, in UTF-16 code units. Default 1,048,576. */
   maxLength?: number;
-  /** Deepest nesting of parentheses and collection bodies. Default 1,000. */
+  /**
+   * Deepest nesting of parentheses, collection bodies and `not`s; 0 means no limit. Default 0: the
+   * reference has no such limit, its parse budget (`maxExpressions`) bounds nesting instead.
+   */
   maxDepth?: number;
-  /** Most match expressions in one filter; 0 means no limit (the reference's default). Default 0. */
+  /**
+   * The reference's parse budget, in its own meaning (go-bexpr's `WithMaxExpressions`): the number of
+   * grammar expressions its generated parser may try before it gives up with "max number of
+   * expressions parsed" (`too-many-expressions`). Default 2,000,000, the reference's; 0 also means
+   * the default, as in the reference; `Infinity` means no budget.
+   */
   maxExpressions?: number;
+  /** Most match expressions (`x == 1`, `"a" in y`, ...) in one filter; 0 means no limit. Default 0. */
+  maxMatches?: number;
 }
 
 export const DEFAULT_PARSE_OPTIONS: Readonly<Required<ParseOptions>> = Object.freeze({
   maxLength: 1_048_576,
-  maxDepth: 1000,
-  maxExpressions: 0,
+  maxDepth: 0,
+  maxExpressions: REFERENCE_PARSE_BUDGET,
+  maxMatches: 0,
 });
 
 let parser: FilterParser | undefined;
@@ -90,7 +102,24 @@ export function parse(text: string, options: ParseOptions = {}): Ast {
   }
   if (error !== undefined) throw recognitionError(error, text);
   if (ast === undefined) throw new FilterSyntaxError("unexpected-input", "the expression could not be parsed", text, { start: 0, end: text.length });
+  checkBudget(text, limits.maxExpressions || REFERENCE_PARSE_BUDGET);
   return ast;
+}
+
+/**
+ * The reference's parse budget: replayed (budget.ts) only when a cheap weight of the text says the
+ * reference could run out of it, which no expression of ordinary size and nesting does.
+ */
+function checkBudget(text: string, max: number): void {
+  if (!budgetMayExceed(text, max)) return;
+  const r = budgetSteps(text, max);
+  if (!r.exceeded) return;
+  throw new FilterSyntaxError(
+    "too-many-expressions",
+    `max number of expressions parsed: the reference's parser gives up here, after ${max.toLocaleString("en-US")} steps (rule ${r.rule}); nest fewer parentheses or write a shorter expression`,
+    text,
+    { start: r.offset, end: r.offset },
+  );
 }
 
 /** Words for a token in a message. */

@@ -22,8 +22,10 @@ import * as T from "./tokens.js";
 
 /** Limits enforced while parsing (see `ParseOptions`). */
 export interface ParserLimits {
+  /** 0: no limit. */
   maxDepth: number;
-  maxExpressions: number;
+  /** 0: no limit. */
+  maxMatches: number;
 }
 
 const end = (t: IToken): number => t.startOffset + t.image.length;
@@ -57,7 +59,7 @@ interface Group {
 export class FilterParser extends EmbeddedActionsParser {
   /** The expression text, for error messages and whitespace gaps. */
   private source = "";
-  private limits: ParserLimits = { maxDepth: 1000, maxExpressions: 0 };
+  private limits: ParserLimits = { maxDepth: 0, maxMatches: 0 };
   /** Nesting depth where a speculative parse starts. */
   private depth = 0;
   private matchCount = 0;
@@ -194,15 +196,15 @@ export class FilterParser extends EmbeddedActionsParser {
 
   /** One level deeper (a parenthesis, a collection body or a `not`); the limit is checked here. */
   private enter(open: IToken, depth: number): number {
-    if (depth + 1 > this.limits.maxDepth) {
+    if (this.limits.maxDepth > 0 && depth + 1 > this.limits.maxDepth) {
       this.fail("nesting-too-deep", `the expression nests deeper than the limit of ${this.limits.maxDepth} (parentheses, collection bodies and "not"s)`, spanOf(open));
     }
     return depth + 1;
   }
 
   private countMatch(span: Span): void {
-    if (this.limits.maxExpressions > 0 && ++this.matchCount > this.limits.maxExpressions) {
-      this.fail("too-many-expressions", `the expression has more than the limit of ${this.limits.maxExpressions} matches`, span);
+    if (this.limits.maxMatches > 0 && ++this.matchCount > this.limits.maxMatches) {
+      this.fail("too-many-matches", `the expression has more than the limit of ${this.limits.maxMatches} matches`, span);
     }
   }
 

@@ -141,24 +141,33 @@ describe("parse: errors", () => {
     expect(syntaxError("x == 1", { maxLength: 3 })).toMatchObject({ code: "input-too-long" });
     expect(syntaxError("x == 1", { maxLength: 3 }).message).toContain("limit of 3");
     expect(syntaxError("((x == 1))", { maxDepth: 1 }).message).toContain("limit of 1");
-    expect(syntaxError("a == 1 or b == 2 or c == 3", { maxExpressions: 2 })).toMatchObject({ code: "too-many-expressions" });
+    expect(syntaxError("a == 1 or b == 2 or c == 3", { maxMatches: 2 })).toMatchObject({ code: "too-many-matches" });
+    expect(parse("a == 1 or b == 2 or c == 3", { maxMatches: 3 }).kind).toBe("or");
+    expect(syntaxError("a == 1 or b == 2 or c == 3", { maxExpressions: 100 })).toMatchObject({ code: "too-many-expressions" });
   });
 });
 
 describe("parse: sizes", () => {
-  it("parses 500 nested parentheses and 500 nots, and rejects depth past the limit with a syntax error", () => {
-    expect(parse(`${"(".repeat(500)}x == 1${")".repeat(500)}`).kind).toBe("match");
+  it("without a budget parses 500 nested parentheses; depth past maxDepth is a syntax error", () => {
+    expect(parse(`${"(".repeat(500)}x == 1${")".repeat(500)}`, { maxExpressions: Infinity }).kind).toBe("match");
     expect(parse(`${"not ".repeat(500)}x == 1`).kind).toBe("not");
-    for (const text of [`${"(".repeat(100_000)}x == 1${")".repeat(100_000)}`, `${"not ".repeat(100_000)}x == 1`]) {
-      const e = syntaxError(text);
+    for (const text of [`${"(".repeat(1001)}x == 1${")".repeat(1001)}`, `${"not ".repeat(1001)}x == 1`]) {
+      const e = syntaxError(text, { maxDepth: 1000, maxExpressions: Infinity });
       expect(e.code).toBe("nesting-too-deep");
       expect(e.message).toContain("limit of 1000");
     }
   });
 
+  it("the reference's parse budget rejects what it rejects: 100,000 parentheses or nots", () => {
+    for (const text of [`${"(".repeat(100_000)}x == 1${")".repeat(100_000)}`, `${"not ".repeat(100_000)}x == 1`]) {
+      expect(syntaxError(text).code).toBe("too-many-expressions");
+    }
+  });
+
   it("parses and prints a generated filter of 20,000 or-terms as one flat node", () => {
     const text = Array.from({ length: 20_000 }, (_, i) => `ID == "job-${i}"`).join(" or ");
-    const ast = parse(text);
+    expect(syntaxError(text).code).toBe("too-many-expressions");
+    const ast = parse(text, { maxExpressions: Infinity });
     expect(ast.kind === "or" && ast.operands.length).toBe(20_000);
     expect(print(ast)).toBe(text);
   });

@@ -1,0 +1,213 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { FilterSyntaxError, parse, print } from "../../src/index.js";
+import { budgetSteps, budgetWeight, type PegNode, type PegRule } from "../../src/syntax/budget.js";
+import { REFERENCE_RULES } from "../../src/syntax/reference-grammar.js";
+import { NAMES, exprArb } from "../support/arbitraries.js";
+import { loadCorpus } from "../support/corpus.js";
+
+const BUDGET = 2_000_000;
+
+/**
+ * The reference parser's count, replayed naively: a line-by-line port of pigeon's `parseExpr` and its
+ * `parse*Expr` functions (no memo, recursion as in Go), for small inputs only.
+ */
+function naiveSteps(text: string, rules: readonly PegRule[] = REFERENCE_RULES): { steps: number; matched: boolean } {
+  const cps = [...text].map((c) => c.codePointAt(0)!);
+  const byName = new Map(rules.map((r) => [r.name, r]));
+  let pos = 0;
+  let steps = 0;
+  const classMatch = (n: Extract<PegNode, { t: "class" }>, cp: number): boolean => {
+    if ([...n.chars].some((c) => c.codePointAt(0) === cp)) return true;
+    const r = [...n.ranges].map((c) => c.codePointAt(0)!);
+    for (let i = 0; i < r.length; i += 2) if (cp >= r[i]! && cp <= r[i + 1]!) return true;
+    return n.classes.some((c) => new RegExp(`^\\p{${c}}$`, "u").test(String.fromCodePoint(cp)));
+  };
+  const parseExpr = (e: PegNode): boolean => {
+    steps++;
+    const start = pos;
+    switch (e.t) {
+      case "action":
+      case "labeled":
+        return parseExpr(e.e);
+      case "andCode":
+        return false;
+      case "and": {
+        const ok = parseExpr(e.e);
+        pos = start;
+        return ok;
+      }
+      case "not": {
+        const ok = parseExpr(e.e);
+        pos = start;
+        return !ok;
+      }
+      case "any":
+        if (pos >= cps.length) return false;
+        pos++;
+        return true;
+      case "class":
+        if (pos >= cps.length || !classMatch(e, cps[pos]!)) return false;
+        pos++;
+        return true;
+      case "choice":
+        for (const alt of e.alts) if (parseExpr(alt)) return true;
+        return false;
+      case "lit":
+        for (const c of e.val) {
+          if (cps[pos] !== c.codePointAt(0)) {
+            pos = start;
+            return false;
+          }
+          pos++;
+        }
+        return true;
+      case "oneOrMore": {
+        let n = 0;
+        while (parseExpr(e.e)) n++;
+        return n > 0;
+      }
+      case "zeroOrMore":
+        while (parseExpr(e.e));
+        return true;
+      case "zeroOrOne":
+        parseExpr(e.e);
+        return true;
+      case "ref":
+        return parseExpr(byName.get(e.name)!.expr);
+      case "seq":
+        for (const x of e.exprs) {
+          if (!parseExpr(x)) {
+            pos = start;
+            return false;
+          }
+        }
+        return true;
+    }
+  };
+  const matched = parseExpr(rules[0]!.expr);
+  return { steps, matched };
+}
+
+const accepts = (text: string, options = {}): boolean => {
+  try {
+    parse(text, options);
+    return true;
+  } catch (e) {
+    expect(e).toBeInstanceOf(FilterSyntaxError);
+    return false;
+  }
+};
+const budgetError = (text: string): FilterSyntaxError => {
+  try {
+    parse(text);
+  } catch (e) {
+    expect(e).toBeInstanceOf(FilterSyntaxError);
+    return e as FilterSyntaxError;
+  }
+  throw new Error(`parsed: ${text.slice(0, 40)}`);
+};
+const nest = (d: number, inner = "x == 1"): string => `${"(".repeat(d)}${inner}${")".repeat(d)}`;
+const textArb = fc.tuple(exprArb(NAMES, 3), fc.constantFrom(" ", "  ", "\n", "\t ")).map(([ast, ws]) => print(ast).replace(/ /g, ws));
+
+describe("the reference's parse budget (go-bexpr's MaxExpressions(2000000))", () => {
+  it("the transcribed grammar has every rule of grammar.peg, in order", () => {
+    expect(REFERENCE_RULES.map((r) => r.name).slice(0, 5)).toEqual(["Input", "OrExpression", "AndExpression", "NotExpression", "CollectionExpression"]);
+    expect(REFERENCE_RULES).toHaveLength(39);
+  });
+
+  it("six parentheses around x == 1 parse, seven are 'max number of expressions parsed' at 1:13", () => {
+    const six = budgetSteps(nest(6), BUDGET);
+    expect(six).toEqual({ exceeded: false, steps: 542_023, matched: true });
+    expect(accepts(nest(6))).toBe(true);
+    const e = budgetError(nest(7));
+    expect(e).toMatchObject({ code: "too-many-expressions", line: 1, column: 13, offset: 12 });
+    expect(e.message).toMatch(/^max number of expressions parsed/);
+    // Each level costs about four times the one inside it.
+    const counts = [2, 3, 4, 5].map((d) => (budgetSteps(nest(d), BUDGET) as { steps: number }).steps);
+    expect(counts).toEqual([2103, 8455, 33_863, 135_495]);
+  });
+
+  it("or-chains of 7,789 terms parse and of 7,790 do not; string literals up to 99,971 bytes", () => {
+    const chain = (k: number) => Array.from({ length: k }, (_, i) => `x == ${i}`).join(" or ");
+    expect(accepts(chain(7789))).toBe(true);
+    expect(budgetError(chain(7790)).code).toBe("too-many-expressions");
+    expect(accepts(`x == "${"a".repeat(99_971)}"`)).toBe(true);
+    expect(budgetError(`x == "${"a".repeat(99_972)}"`).code).toBe("too-many-expressions");
+  });
+
+  it("the budget is an option: the reference's WithMaxExpressions, 0 meaning its default, Infinity none", () => {
+    expect(accepts(nest(7), { maxExpressions: 3_000_000 })).toBe(true);
+    expect(accepts(nest(7), { maxExpressions: 0 })).toBe(false);
+    expect(accepts(nest(12), { maxExpressions: Infinity })).toBe(true);
+    expect(accepts("x == 1", { maxExpressions: 507 })).toBe(false);
+    expect(accepts("x == 1", { maxExpressions: 508 })).toBe(true);
+  });
+
+  it("the memoised replay counts exactly what the reference's parser counts", () => {
+    fc.assert(
+      fc.property(textArb, (text) => {
+        const naive = naiveSteps(text);
+        const r = budgetSteps(text, BUDGET);
+        expect(r).toEqual({ exceeded: false, steps: naive.steps, matched: naive.matched });
+      }),
+      { numRuns: 150 },
+    );
+    for (const text of ["x ==", "(x == 1", "((a) or b", 'a["b" == 1', "not not not", "any x as y { y == 1 } and z == 1", "x == 01", '"/a" in b']) {
+      expect((budgetSteps(text, BUDGET) as { steps: number }).steps).toBe(naiveSteps(text).steps);
+    }
+  });
+
+  it("stops where the reference stops: the first step past any limit", () => {
+    fc.assert(
+      fc.property(textArb, fc.double({ min: 0, max: 1, noNaN: true }), (text, f) => {
+        const total = (budgetSteps(text, BUDGET) as { steps: number }).steps;
+        const max = Math.floor(total * f);
+        const r = budgetSteps(text, max);
+        expect(r.exceeded).toBe(max < total);
+        expect(budgetSteps(text, total).exceeded).toBe(false);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it("a pair of parentheses around an operand never lowers the count", () => {
+    // (At the very start, `(a) and b` costs more than `((a) and b)`: the reference's Input rule tries
+    // "( expression ) EOF" first, so an operand is the right place for this law.)
+    fc.assert(
+      fc.property(textArb, (text) => {
+        const plain = budgetSteps(`a == 1 and (${text})`, Infinity) as { steps: number; matched: boolean };
+        const wrapped = budgetSteps(`a == 1 and ((${text}))`, Infinity) as { steps: number; matched: boolean };
+        expect(wrapped.steps).toBeGreaterThanOrEqual(plain.steps);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("the cheap weight bounds the count of every accepted expression (250 steps per unit)", () => {
+    const ratio = (text: string) => (budgetSteps(text, Infinity) as { steps: number }).steps / budgetWeight(text);
+    fc.assert(
+      fc.property(textArb, (text) => {
+        expect(ratio(text)).toBeLessThan(120);
+      }),
+      { numRuns: 200 },
+    );
+    const families = [
+      `${"any a as b { ".repeat(200)}x == 1${" }".repeat(200)}`,
+      `x${'["a"]'.repeat(300)} is empty`,
+      `"${"/a".repeat(300)}" in x`,
+      `a${".b".repeat(300)} is empty`,
+      `${"not ".repeat(300)}x == 1`,
+      nest(5, Array.from({ length: 20 }, (_, i) => `(x == ${i})`).join(" or ")),
+    ];
+    for (const text of families) expect(ratio(text)).toBeLessThan(120);
+  });
+
+  it("agrees with the corpus: what the reference's grammar does not match is a parse error", () => {
+    for (const c of loadCorpus()) {
+      const r = budgetSteps(c.expr, BUDGET);
+      if (r.exceeded || !r.matched) expect(c.expect).toBe("parse-error");
+      if (accepts(c.expr)) expect(r).toMatchObject({ exceeded: false, matched: true });
+    }
+  });
+});
