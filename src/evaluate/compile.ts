@@ -120,8 +120,16 @@ function rootNormalizer(root: Type): (d: unknown) => unknown {
 
 function compileExpr(e: Expr, env: Env, negate: boolean): Compiled {
   switch (e.kind) {
-    case "not":
-      return compileExpr(e.operand, env, !negate);
+    case "not": {
+      // A run of `not`s folds into one negation (no recursion per `not`: runs may be 45,000 long).
+      let x: Expr = e;
+      let neg = negate;
+      while (x.kind === "not") {
+        x = x.operand;
+        neg = !neg;
+      }
+      return compileExpr(x, env, neg);
+    }
     case "match":
       return compileMatch(e, env, negate);
     case "collection": {

@@ -44,8 +44,16 @@ export function interpret(ast: Expr, source: string, datum: unknown, type: Type 
 
 function evaluate(e: Expr, ctx: Context, scope: Scope | undefined): boolean {
   switch (e.kind) {
-    case "not":
-      return !evaluate(e.operand, ctx, scope);
+    case "not": {
+      // A run of `not`s is one negation or none (no recursion per `not`).
+      let x: Expr = e;
+      let negated = false;
+      while (x.kind === "not") {
+        x = x.operand;
+        negated = !negated;
+      }
+      return evaluate(x, ctx, scope) !== negated;
+    }
     case "and":
       for (const o of e.operands) if (!evaluate(o, ctx, scope)) return false;
       return true;

@@ -37,8 +37,12 @@ export function checkAst(ast: Expr, source: string, schema: Type, options: Check
     errors.push(new FilterTypeError(code, message, source, span, suggestion, certain));
   const visit = (e: Expr, scope: Scope | undefined): void => {
     switch (e.kind) {
-      case "not":
-        return visit(e.operand, scope);
+      case "not": {
+        // A run of `not`s is skipped in one loop (no recursion per `not`).
+        let x: Expr = e;
+        while (x.kind === "not") x = x.operand;
+        return visit(x, scope);
+      }
       case "and":
       case "or": {
         const outer = always;

@@ -15,8 +15,16 @@ function printExpr(e: Expr): string {
   switch (e.kind) {
     case "match":
       return printMatch(e);
-    case "not":
-      return `not ${e.operand.kind === "match" || e.operand.kind === "not" ? printExpr(e.operand) : `(${printExpr(e.operand)})`}`;
+    case "not": {
+      // A run of `not`s is printed in one go (runs may be 45,000 long).
+      let prefix = "";
+      let x: Expr = e;
+      while (x.kind === "not") {
+        prefix += "not ";
+        x = x.operand;
+      }
+      return `${prefix}${x.kind === "match" ? printExpr(x) : `(${printExpr(x)})`}`;
+    }
     case "and":
       return e.operands.map((o) => (o.kind === "match" || o.kind === "not" ? printExpr(o) : `(${printExpr(o)})`)).join(" and ");
     case "or":
