@@ -50,7 +50,8 @@ export type EvaluationErrorCode =
   | "cannot-test-nil"
   | "cannot-contain"
   | "cannot-match"
-  | "invalid-regex";
+  | "invalid-regex"
+  | "too-expensive";
 
 export type FilterErrorCode = SyntaxErrorCode | TypeErrorCode | EvaluationErrorCode;
 

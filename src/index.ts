@@ -9,6 +9,7 @@
  * ```
  */
 import { compileAst, type CompiledProgram, type PlanNode } from "./evaluate/compile.js";
+import type { EvaluationBudget } from "./evaluate/budget.js";
 import type { EvaluateOptions } from "./evaluate/common.js";
 import { interpret } from "./evaluate/interpret.js";
 import { checkAst } from "./semantics/check.js";
@@ -36,6 +37,7 @@ export { schemas, t, typeName, fieldOf, type Schema, type Type, type RecordType 
 export { checkAst } from "./semantics/check.js";
 export { interpret } from "./evaluate/interpret.js";
 export type { EvaluateOptions } from "./evaluate/common.js";
+export type { EvaluationBudget } from "./evaluate/budget.js";
 export type { PlanNode } from "./evaluate/compile.js";
 export { parseJson } from "./json.js";
 
@@ -52,6 +54,11 @@ export interface CompileOptions extends ParseOptions, EvaluateOptions {
    * false keeps exactly the reference's behaviour (the same mistakes fail at evaluation).
    */
   check?: boolean;
+  /**
+   * The step budget of one `evaluate` call that is given no budget of its own: one step per match test
+   * and per element an `any`/`all` visits (see `EvaluationBudget`). Default: unlimited.
+   */
+  maxSteps?: number;
 }
 
 /** A compiled filter: evaluate it against one datum, or filter a list. */
@@ -62,8 +69,13 @@ export interface Filter<T = unknown> {
   readonly ast: Ast;
   /** The schema the filter was compiled for, if any. */
   readonly schema: Schema | undefined;
-  /** True when the datum matches. Throws `FilterEvaluationError` where the reference fails. */
-  evaluate(datum: T): boolean;
+  /**
+   * True when the datum matches. Throws `FilterEvaluationError` where the reference fails. With a
+   * `budget` (or the `maxSteps` of `compile`, a fresh budget per call), evaluation takes its steps from
+   * it and throws `FilterEvaluationError` with code `too-expensive` when it runs out; share one budget
+   * across calls to bound them together.
+   */
+  evaluate(datum: T, budget?: EvaluationBudget): boolean;
   /** The matching items, in order. The first evaluation error throws. */
   filter<U extends T>(items: Iterable<U>): U[];
   /** The optimized plan, for people (`filter-check --explain`). */
@@ -75,14 +87,15 @@ class CompiledFilter<T> implements Filter<T> {
   readonly ast: Ast;
   readonly schema: Schema | undefined;
   readonly plan: PlanNode;
-  readonly evaluate: (datum: T) => boolean;
+  readonly evaluate: (datum: T, budget?: EvaluationBudget) => boolean;
 
-  constructor(expression: string, ast: Ast, schema: Schema | undefined, program: CompiledProgram) {
+  constructor(expression: string, ast: Ast, schema: Schema | undefined, program: CompiledProgram, maxSteps: number | undefined) {
     this.expression = expression;
     this.ast = ast;
     this.schema = schema;
     this.plan = program.plan;
-    this.evaluate = program.run as (datum: T) => boolean;
+    const run = program.run;
+    this.evaluate = maxSteps === undefined ? run : (datum: T, budget?: EvaluationBudget) => run(datum, budget ?? { steps: maxSteps });
   }
 
   filter<U extends T>(items: Iterable<U>): U[] {
@@ -112,15 +125,17 @@ export function compile<T = unknown>(expression: string, options: CompileOptions
     const first = checkAst(ast, expression, options.schema, { unknownValue: "unknownValue" in options }).find((e) => e.alwaysFails);
     if (first) throw first;
   }
-  return new CompiledFilter<T>(expression, ast, options.schema, compileAst(ast, expression, type, evaluateOptions));
+  return new CompiledFilter<T>(expression, ast, options.schema, compileAst(ast, expression, type, evaluateOptions), options.maxSteps);
 }
 
 /**
  * Evaluates an expression once with the reference interpreter (no compilation, no static checks).
- * Meant for tests and tools; use `compile` for speed.
+ * Meant for tests and tools; use `compile` for speed. A `budget` (or `options.maxSteps`) bounds the
+ * evaluation exactly as it bounds a compiled filter's.
  */
-export function evaluate(expression: string, datum: unknown, options: CompileOptions = {}): boolean {
+export function evaluate(expression: string, datum: unknown, options: CompileOptions = {}, budget?: EvaluationBudget): boolean {
   const ast = parse(expression, options);
   const evaluateOptions: EvaluateOptions = "unknownValue" in options ? { unknownValue: options.unknownValue } : {};
-  return interpret(ast, expression, datum, options.schema ?? ANY, evaluateOptions);
+  const steps = budget ?? (options.maxSteps === undefined ? undefined : { steps: options.maxSteps });
+  return interpret(ast, expression, datum, options.schema ?? ANY, evaluateOptions, steps);
 }

@@ -28,6 +28,7 @@ import {
 } from "../semantics/operators.js";
 import { fieldOf, type Type } from "../semantics/schema.js";
 import { MISSING, concrete, elementType, isObject, kindOf, staticPath, step, typed, walk, type Typed } from "../semantics/select.js";
+import { charge, iterationSteps, levelMatches, type EvaluationBudget } from "./budget.js";
 import { boundNames, selectorKeys, selectorPrefix, walkReporter, type EvaluateOptions } from "./common.js";
 import { SLOW, dynamicTest, fastMatch, fastMembership, typedTest } from "./fast.js";
 import { compilePattern } from "./regex.js";
@@ -95,11 +96,16 @@ interface Env {
   readonly layout: { slots: number };
   /** Raw datum → typed root value. */
   readonly rootValue: (d: unknown) => unknown;
+  /** The budget of the running evaluation (set by the program's `run`, read by collection loops). */
+  readonly meter: { budget: EvaluationBudget | undefined };
+  /** The outermost collection around the code being compiled, if any. */
+  readonly outermost: CollectionExpr | undefined;
 }
 
 /** The result of compiling a whole expression. */
 export interface CompiledProgram {
-  readonly run: (datum: unknown) => boolean;
+  /** With a `budget`, evaluation takes its steps from it as the interpreter does (`budget.ts`). */
+  readonly run: (datum: unknown, budget?: EvaluationBudget) => boolean;
   readonly plan: PlanNode;
 }
 
@@ -107,10 +113,23 @@ const hasOwn = Object.prototype.hasOwnProperty;
 
 /** Compiles `ast` (parsed from `source`) for data of type `root`. */
 export function compileAst(ast: Expr, source: string, root: Type, options: EvaluateOptions = {}): CompiledProgram {
-  const env: Env = { source, root, options, scope: [], layout: { slots: 0 }, rootValue: rootNormalizer(root) };
+  const meter: Env["meter"] = { budget: undefined };
+  const env: Env = { source, root, options, scope: [], layout: { slots: 0 }, rootValue: rootNormalizer(root), meter, outermost: undefined };
   const c = compileExpr(ast, env, false);
   const run = c.run;
-  return { run: run as (d: unknown) => boolean, plan: c.plan };
+  const topSteps = levelMatches(ast);
+  const budgeted = (d: unknown, budget?: EvaluationBudget): boolean => {
+    if (budget === undefined && meter.budget === undefined) return run(d);
+    if (budget !== undefined) charge(budget, topSteps, source, ast.span);
+    const previous = meter.budget;
+    meter.budget = budget;
+    try {
+      return run(d);
+    } finally {
+      meter.budget = previous;
+    }
+  };
+  return { run: budgeted, plan: c.plan };
 }
 
 function rootNormalizer(root: Type): (d: unknown) => unknown {
@@ -535,8 +554,10 @@ function compileCollection(e: CollectionExpr, env: Env): Compiled {
   const slots = names.map(() => env.layout.slots++);
   const c = concrete(staticType);
   const isList = sel.dynamic ? undefined : c.kind === "list" ? true : c.kind === "map" ? false : undefined;
+  const outermost = env.outermost ?? e;
   const inner: Env = {
     ...env,
+    outermost,
     scope: [
       ...env.scope,
       ...names.map((n, i) => ({
@@ -555,7 +576,11 @@ function compileCollection(e: CollectionExpr, env: Env): Compiled {
   const roles = names.map((n) => n.role);
   const selectorText = selectorSource(e.selector);
   const dynamic = sel.dynamic;
+  const meter = env.meter;
+  const steps = iterationSteps(e.body);
+  const span = outermost.span;
   const run: Predicate = (d, outer) => {
+    const budget = meter.budget;
     const r = read(d, outer);
     if (r === MISSING) return COLLECTION_MISSING[e.quantifier];
     // The outermost collection allocates the frame for every bound name of the program.
@@ -570,6 +595,7 @@ function compileCollection(e: CollectionExpr, env: Env): Compiled {
     if (kind === "list") {
       const list = (v ?? []) as unknown[];
       for (let i = 0; i < list.length; i++) {
+        if (budget !== undefined) charge(budget, steps, source, span);
         const element: Typed = { type: et, value: typed(et, list[i]) };
         for (let j = 0; j < roles.length; j++) {
           const role = roles[j];
@@ -580,6 +606,7 @@ function compileCollection(e: CollectionExpr, env: Env): Compiled {
     } else {
       const map = (v ?? {}) as Record<string, unknown>;
       for (const key of Object.keys(map)) {
+        if (budget !== undefined) charge(budget, steps, source, span);
         const keyValue: Typed = { type: STRING, value: key };
         for (let j = 0; j < roles.length; j++) {
           const role = roles[j];

@@ -16,6 +16,7 @@ import {
 } from "../semantics/operators.js";
 import { ANY, type Type } from "../semantics/schema.js";
 import { MISSING, elementType, kindOf, typed, walk, type Typed } from "../semantics/select.js";
+import { charge, iterationSteps, levelMatches, type EvaluationBudget } from "./budget.js";
 import { boundNames, selectorKeys, walkReporter, type EvaluateOptions } from "./common.js";
 import { compilePattern, type Pattern } from "./regex.js";
 
@@ -31,14 +32,19 @@ interface Context {
   readonly root: Typed;
   readonly options: EvaluateOptions;
   readonly patterns: Map<Literal, Pattern>;
+  /** The budget being charged, if any, and the outermost collection being iterated (its span). */
+  readonly budget: EvaluationBudget | undefined;
+  outermost: CollectionExpr | undefined;
 }
 
 /**
  * Evaluates `ast` (parsed from `source`) against `datum` seen through `type` (`ANY` for plain JSON).
- * Throws `FilterEvaluationError` where the reference fails.
+ * Throws `FilterEvaluationError` where the reference fails. With a `budget`, evaluation takes its steps
+ * from it (see `budget.ts`) and throws `too-expensive` when it runs out.
  */
-export function interpret(ast: Expr, source: string, datum: unknown, type: Type = ANY, options: EvaluateOptions = {}): boolean {
-  const ctx: Context = { source, root: { type, value: typed(type, datum) }, options, patterns: new Map() };
+export function interpret(ast: Expr, source: string, datum: unknown, type: Type = ANY, options: EvaluateOptions = {}, budget?: EvaluationBudget): boolean {
+  const ctx: Context = { source, root: { type, value: typed(type, datum) }, options, patterns: new Map(), budget, outermost: undefined };
+  if (budget !== undefined) charge(budget, levelMatches(ast), source, ast.span);
   return evaluate(ast, ctx, undefined);
 }
 
@@ -106,7 +112,12 @@ function evaluateCollection(e: CollectionExpr, ctx: Context, scope: Scope | unde
   const elemType = elementType(target.type);
   const names = boundNames(e.binding);
   const any = e.quantifier === "any";
+  // A collection outside every collection body is the outermost one being iterated.
+  if (scope === undefined) ctx.outermost = e;
+  const budget = ctx.budget;
+  const steps = budget === undefined ? 0 : iterationSteps(e.body);
   const visit = (index: Typed, element: Typed, isList: boolean): boolean => {
+    if (budget !== undefined) charge(budget, steps, ctx.source, ctx.outermost!.span);
     let inner = scope;
     for (const n of names) {
       const value = n.role === "index" ? index : n.role === "value" ? element : isList ? element : index;

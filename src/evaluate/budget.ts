@@ -1,0 +1,67 @@
+/**
+ * Evaluation budgets: a bound on the work one evaluation (or a run of them) may do, so that a small
+ * filter whose nested `any`/`all` cost the product of the list lengths fails fast instead of freezing
+ * its caller. Both evaluators charge the same steps at the same points, so that they agree on where a
+ * budget runs out:
+ * - evaluating an expression against a datum charges one step per match test of its top level (outside
+ *   any collection body), before anything is evaluated;
+ * - each iteration of a collection body charges one step, plus one per match test of the body's own
+ *   level (not inside a nested collection), before the body is evaluated.
+ * The match tests of a level are charged whether or not short-circuiting skips some of them: the count
+ * must not depend on the order in which the compiler chooses to run them.
+ */
+import { FilterEvaluationError, type Span } from "../errors.js";
+import type { Expr } from "../syntax/ast.js";
+
+/**
+ * A mutable count of the steps an evaluation may still take; evaluation decrements it. Share one
+ * budget across many evaluations to bound them together (a server: one budget per request). Once it
+ * is below zero, every evaluation with it throws `FilterEvaluationError` with code `too-expensive`.
+ */
+export interface EvaluationBudget {
+  steps: number;
+}
+
+/** The number of match tests of `e`'s own level: not inside collection bodies. Iterative (no recursion). */
+export function levelMatches(e: Expr): number {
+  let count = 0;
+  const stack: Expr[] = [e];
+  while (stack.length > 0) {
+    const x = stack.pop()!;
+    switch (x.kind) {
+      case "match":
+        count++;
+        break;
+      case "not":
+        stack.push(x.operand);
+        break;
+      case "and":
+      case "or":
+        for (const o of x.operands) stack.push(o);
+        break;
+      case "collection":
+        break;
+    }
+  }
+  return count;
+}
+
+/** The steps of one iteration of a collection body: one, plus the match tests of the body's level. */
+export function iterationSteps(body: Expr): number {
+  return 1 + levelMatches(body);
+}
+
+/**
+ * Takes `steps` from `budget`; when that leaves it below zero, throws the `too-expensive` error at
+ * `span` (the outermost `any`/`all` being iterated, or the whole expression for its top level).
+ */
+export function charge(budget: EvaluationBudget, steps: number, source: string, span: Span): void {
+  if ((budget.steps -= steps) < 0) {
+    throw new FilterEvaluationError(
+      "too-expensive",
+      "filter too expensive: the evaluation budget of steps (one per match test and per element visited by any/all) is exhausted",
+      source,
+      span,
+    );
+  }
+}
