@@ -22,6 +22,8 @@ export interface ServerOptions {
   worker?: boolean;
   /** pino log level of the server's own logger. */
   logLevel?: "trace" | "debug" | "info" | "warn" | "error";
+  /** Shared gossip key (base64 of 16, 24 or 32 bytes) authenticating server-to-server traffic; a random one per start when absent. */
+  gossipKey?: string;
 }
 
 export interface AclToken {
@@ -60,6 +62,15 @@ export interface ServerContext {
   data?: unknown;
   /** parsed configuration file (--config), when one was given */
   config?: unknown;
+  /** Whether the durable store (--data-dir) accepts writes; absent without a data directory. */
+  storeHealth?: () => StoreHealth;
+}
+
+/** The state of the durable store: not ok from a failed write until a write succeeds again. */
+export interface StoreHealth {
+  ok: boolean;
+  /** "ok", or why the store does not accept writes (with the data directory's path) */
+  message: string;
 }
 
 export const DEFAULT_OPTIONS: ServerOptions = {

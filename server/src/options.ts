@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import { DEFAULT_OPTIONS } from "./context.js";
 import type { ServerOptions } from "./context.js";
 import { parseDuration } from "./ops/duration.js";
+import { GossipKeyError, parseGossipKey } from "./agent/gossip/auth.js";
 
 export const USAGE = `Usage: filter-server [options]
 
@@ -23,6 +24,8 @@ Options:
   --datacenter NAME                this server's datacenter (default dc1)
   --node-name NAME                 this agent's node name (default filter-server)
   --log-level LEVEL                trace, debug, info, warn or error (default info)
+  --encrypt KEY                    gossip key shared by the servers (base64 of 16, 24 or 32 bytes; also
+                                   FILTER_SERVER_ENCRYPT); without one a random key is made at start
   -h, --help                       print this help and exit
   -v, --version                    print the version and exit
 `;
@@ -65,6 +68,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
         datacenter: { type: "string" },
         "node-name": { type: "string" },
         "log-level": { type: "string" },
+        encrypt: { type: "string" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "v" },
       },
@@ -101,10 +105,24 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
     if (level === undefined) throw new UsageError(`--log-level: expected one of ${LOG_LEVELS.join(", ")}`);
     given.logLevel = level;
   }
+  if (v.encrypt !== undefined) given.gossipKey = gossipKey("--encrypt", v.encrypt);
   return { help: v.help === true, version: v.version === true, given };
 }
 
-/** Defaults, then the configuration file, then the command line. */
-export function resolveOptions(given: Partial<ServerOptions>, fromConfig: Partial<ServerOptions> = {}): ServerOptions {
-  return { ...DEFAULT_OPTIONS, ...fromConfig, ...given };
+function gossipKey(where: string, text: string): string {
+  try {
+    parseGossipKey(text);
+  } catch (e) {
+    if (e instanceof GossipKeyError) throw new UsageError(`${where}: ${e.message}`);
+    throw e;
+  }
+  return text.trim();
+}
+
+/** Defaults, then the environment (FILTER_SERVER_ENCRYPT), then the configuration file, then the command line. */
+export function resolveOptions(given: Partial<ServerOptions>, fromConfig: Partial<ServerOptions> = {}, env: NodeJS.ProcessEnv = process.env): ServerOptions {
+  const fromEnv: Partial<ServerOptions> = {};
+  const envKey = env["FILTER_SERVER_ENCRYPT"];
+  if (envKey !== undefined && envKey !== "") fromEnv.gossipKey = gossipKey("FILTER_SERVER_ENCRYPT", envKey);
+  return { ...DEFAULT_OPTIONS, ...fromEnv, ...fromConfig, ...given };
 }

@@ -129,12 +129,15 @@ describe("POST /v1/agent/join", () => {
     }
   });
 
-  it("needs no ACL, but warns an anonymous joiner", async () => {
+  it("refuses an anonymous join when ACLs are on: members come only from agent:write callers", async () => {
     const a = await startAgent({ tokens: Object.values(TOKENS), nodeName: "alpha" });
     const b = await startAgent({ nodeName: "bravo" });
-    const anonymous = await json<Record<string, unknown>>(await fetch(`${a.base}/v1/agent/join?address=${b.address}`, { method: "POST" }));
-    expect(anonymous).toMatchObject({ error: "", num_joined: 1 });
-    expect(anonymous["warning"]).toMatch(/deprecated/);
+    const anonymous = await fetch(`${a.base}/v1/agent/join?address=${b.address}`, { method: "POST" });
+    expect(anonymous.status).toBe(403);
+    expect(await anonymous.text()).toBe("Permission denied");
+    const reader = await fetch(`${a.base}/v1/agent/join?address=${b.address}`, { method: "POST", headers: auth(TOKENS.agentRead) });
+    expect(reader.status).toBe(403);
+    expect((await members(a.base, auth(TOKENS.nodeRead))).Members.map((m) => m.Name)).toEqual(["alpha.global"]);
     const allowed = await json<Record<string, unknown>>(
       await fetch(`${a.base}/v1/agent/join?address=${b.address}`, { method: "POST", headers: auth(TOKENS.agentWrite) }),
     );

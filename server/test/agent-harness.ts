@@ -16,6 +16,9 @@ export const TOKENS = {
   nothing: { SecretID: "11111111-0000-4000-8000-000000000005", Name: "nothing", Capabilities: [] },
 } satisfies Record<string, AclToken>;
 
+/** The gossip key every agent of these tests shares unless a test gives its own (base64 of 32 bytes). */
+export const TEST_GOSSIP_KEY = Buffer.alloc(32, 7).toString("base64");
+
 export interface AgentOptions {
   mode?: "server" | "client";
   nodeName?: string;
@@ -25,6 +28,10 @@ export interface AgentOptions {
   probeIntervalMs?: number;
   probeTimeoutMs?: number;
   logLevel?: "trace" | "debug" | "info" | "warn" | "error";
+  /** gossip key (base64); TEST_GOSSIP_KEY by default, null for none (a random key per start) */
+  gossipKey?: string | null;
+  maxMembers?: number;
+  reapAfterMs?: number;
 }
 
 export interface Agent {
@@ -50,6 +57,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<Agent> {
       nodeName: options.nodeName ?? "agent-test",
       enableDebug: options.enableDebug ?? false,
       logLevel: options.logLevel ?? "error",
+      ...(options.gossipKey === null ? {} : { gossipKey: options.gossipKey ?? TEST_GOSSIP_KEY }),
     },
     acl: new TokenAcl(options.tokens),
     version: { Version: "0.1.0", VersionPrerelease: "dev" },
@@ -58,7 +66,12 @@ export async function startAgent(options: AgentOptions = {}): Promise<Agent> {
   };
   // The apply resource prints a generated token at start; these tests do not use it.
   configureRuns(ctx, { announce: () => undefined });
-  configureAgent(ctx, { probeIntervalMs: options.probeIntervalMs ?? 50, probeTimeoutMs: options.probeTimeoutMs ?? 250 });
+  configureAgent(ctx, {
+    probeIntervalMs: options.probeIntervalMs ?? 50,
+    probeTimeoutMs: options.probeTimeoutMs ?? 250,
+    ...(options.maxMembers === undefined ? {} : { maxMembers: options.maxMembers }),
+    ...(options.reapAfterMs === undefined ? {} : { reapAfterMs: options.reapAfterMs }),
+  });
   const app = await buildApp(ctx, { scheduler: new SchedulerState({ index: 1, jobs: [], deployments: [] }) });
   await app.listen({ host: "127.0.0.1", port: 0 });
   const port = (app.server.address() as AddressInfo).port;

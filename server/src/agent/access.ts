@@ -1,10 +1,32 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AclToken, ServerContext } from "../context.js";
+import { tokenOfRights } from "./gossip/auth.js";
+import type { CallerRights } from "./gossip/auth.js";
 import { sendText } from "./http.js";
 
 export type Capability = "node:read" | "agent:read" | "agent:write";
 
-function tokenOf(ctx: ServerContext, request: FastifyRequest): AclToken | undefined {
+/** Requests signed with the gossip key, with the caller rights they carry (set by the agent's hook). */
+const signedRequests = new WeakMap<FastifyRequest, { caller: CallerRights | undefined; nonce: string }>();
+
+/** Marks a request whose gossip signature was verified. */
+export function markSigned(request: FastifyRequest, caller: CallerRights | undefined, nonce: string): void {
+  signedRequests.set(request, { caller, nonce });
+}
+
+/** The verified signature of a request signed with the gossip key, or undefined. */
+export function signedBy(request: FastifyRequest): { caller: CallerRights | undefined; nonce: string } | undefined {
+  return signedRequests.get(request);
+}
+
+/**
+ * Whose rights a request carries: for a request another agent forwarded (signed with the gossip key),
+ * the original caller's rights as that agent resolved them from the caller's token; otherwise the
+ * token of the request itself.
+ */
+export function tokenOf(ctx: ServerContext, request: FastifyRequest): AclToken | undefined {
+  const signed = signedRequests.get(request);
+  if (signed !== undefined) return signed.caller === undefined ? undefined : tokenOfRights(signed.caller);
   return ctx.acl.resolve(request.headers);
 }
 

@@ -1,6 +1,8 @@
 import type { IncomingMessage } from "node:http";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AgentState } from "./state.js";
+import { tokenOf } from "./access.js";
+import { rightsOf } from "./gossip/auth.js";
 import { joinHostPort } from "./identity.js";
 import { queryOf, sendText } from "./http.js";
 import { peerRequest } from "./peer.js";
@@ -39,12 +41,15 @@ export function resolveTarget(state: AgentState, query: URLSearchParams, bothMes
   return { kind: "remote", address: server, drop: [] };
 }
 
-const PASSED_HEADERS = ["x-svc-token", "authorization", "content-type"];
+/** The caller's token is never passed on: the request is signed with the gossip key and carries the caller's rights. */
+const PASSED_HEADERS = ["content-type"];
 const RELAYED_HEADERS = ["content-type", "content-disposition", "x-content-type-options"];
 
 /**
  * Sends the request to the agent at `address` over HTTP and streams its answer back as it comes
- * (status, content type and body), until either side goes away.
+ * (status, content type and body), until either side goes away. The request authenticates as this
+ * agent (signed with the gossip key) and carries the rights this agent resolved from the caller's
+ * token; the token itself stays here.
  */
 export async function forward(
   state: AgentState,
@@ -57,8 +62,10 @@ export async function forward(
   for (const name of drop) query.delete(name);
   const path = request.url.split("?", 1)[0] ?? "/";
   const search = query.toString();
-  const url = `http://${address}${path}${search === "" ? "" : `?${search}`}`;
-  const headers: Record<string, string> = {};
+  const target = `${path}${search === "" ? "" : `?${search}`}`;
+  const url = `http://${address}${target}`;
+  const body = request.body === undefined ? undefined : JSON.stringify(request.body);
+  const headers: Record<string, string> = state.auth.signRequest(request.method, target, body ?? "", rightsOf(tokenOf(state.ctx, request)));
   for (const name of PASSED_HEADERS) {
     const value = request.headers[name];
     if (typeof value === "string") headers[name] = value;
@@ -69,8 +76,7 @@ export async function forward(
   state.closers.add(onClose);
   let response: IncomingMessage;
   try {
-    const body = request.body === undefined ? undefined : JSON.stringify(request.body);
-    response = await peerRequest(url, { method: request.method, headers, body, signal: abort.signal });
+    response = await peerRequest(url, { method: request.method, headers, body, signal: abort.signal, pool: "forward" });
   } catch (e) {
     request.raw.off("close", onClose);
     state.closers.delete(onClose);

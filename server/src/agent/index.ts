@@ -1,6 +1,9 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { ServerContext } from "../context.js";
+import { markSigned } from "./access.js";
 import { serversRoutes } from "./client/routes.js";
+import { GossipAuth } from "./gossip/auth.js";
+import { sendText } from "./http.js";
 import { gossipRoutes } from "./gossip/routes.js";
 import { healthRoutes } from "./health.js";
 import { hostRoutes } from "./host/routes.js";
@@ -20,6 +23,18 @@ export type { AgentSettings } from "./settings.js";
 export function agentRoutes(ctx: ServerContext): FastifyPluginAsync {
   return async (app) => {
     const state = createAgentState(ctx, app);
+    // A request that says it comes from another agent must be signed with the gossip key: then it
+    // carries the original caller's rights (never a token). One that does not verify is refused.
+    app.addHook("preHandler", async (request, reply) => {
+      if (!GossipAuth.isSigned(request.headers)) return;
+      const body = request.body === undefined ? "" : JSON.stringify(request.body);
+      const verdict = state.auth.verifyRequest(request.method, request.url, request.headers, body);
+      if (!verdict.ok) {
+        state.log.warn({ url: request.url.split("?", 1)[0], reason: verdict.reason }, "refused a server-to-server request");
+        return sendText(reply, 403, `Permission denied: ${verdict.reason}`);
+      }
+      markSigned(request, verdict.caller, verdict.nonce);
+    });
     gossipRoutes(app, state);
     serversRoutes(app, state);
     selfRoutes(app, state);

@@ -2,6 +2,7 @@ import { availableParallelism } from "node:os";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import type { ServerContext } from "../context.js";
 import { ServerList } from "./client/servers.js";
+import { GossipAuth, parseGossipKey, randomGossipKey } from "./gossip/auth.js";
 import { GossipPool } from "./gossip/pool.js";
 import { makeIdentity } from "./identity.js";
 import type { Identity } from "./identity.js";
@@ -15,6 +16,8 @@ export interface AgentState {
   readonly id: Identity;
   readonly settings: AgentSettings;
   readonly log: FastifyBaseLogger;
+  /** Signs and checks server-to-server traffic with the gossip key. */
+  readonly auth: GossipAuth;
   /** server mode only */
   readonly gossip: GossipPool | undefined;
   /** server mode only */
@@ -29,14 +32,17 @@ export function createAgentState(ctx: ServerContext, app: FastifyInstance): Agen
   const id = makeIdentity(ctx, () => app.server.address());
   const settings = agentSettings(ctx);
   const log = app.log.child({ module: "agent" });
+  const key = ctx.options.gossipKey;
+  const auth = new GossipAuth(key === undefined ? randomGossipKey() : parseGossipKey(key));
   return {
     ctx,
     id,
     settings,
     log,
-    gossip: id.isServer ? new GossipPool(ctx, id, settings, app.log.child({ module: "agent.gossip" })) : undefined,
+    auth,
+    gossip: id.isServer ? new GossipPool(ctx, id, settings, auth, app.log.child({ module: "agent.gossip" })) : undefined,
     schedulers: id.isServer ? new SchedulerPool(availableParallelism()) : undefined,
-    servers: id.isClient ? new ServerList(settings.probeTimeoutMs) : undefined,
+    servers: id.isClient ? new ServerList(auth, settings.probeTimeoutMs) : undefined,
     closers: new Set(),
   };
 }

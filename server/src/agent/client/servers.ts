@@ -1,4 +1,5 @@
 import { parseIpPort } from "../http.js";
+import type { GossipAuth } from "../gossip/auth.js";
 import { identify } from "../gossip/wire.js";
 import { multiError } from "../gossip/pool.js";
 
@@ -12,7 +13,10 @@ export class ServerList {
   private addresses: string[] = [];
   private contactAt: number | undefined;
 
-  constructor(private readonly timeoutMs: number) {}
+  constructor(
+    private readonly auth: GossipAuth,
+    private readonly timeoutMs: number,
+  ) {}
 
   list(): string[] {
     return [...this.addresses].sort();
@@ -29,7 +33,7 @@ export class ServerList {
     const outcomes = await Promise.all(
       addresses.map(async (address) => {
         try {
-          await identify(address, this.timeoutMs);
+          await identify(this.auth, address, this.timeoutMs);
           return { address, error: undefined };
         } catch (e) {
           return { address, error: `Failed to ping server ${address}: ${(e as Error).message}` };

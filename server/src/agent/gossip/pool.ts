@@ -3,6 +3,7 @@ import type { ServerContext } from "../../context.js";
 import { joinHostPort } from "../identity.js";
 import type { Identity } from "../identity.js";
 import type { AgentSettings } from "../settings.js";
+import type { GossipAuth } from "./auth.js";
 import { makeMember } from "./member.js";
 import type { Member, MemberStatus } from "./member.js";
 import { exchange } from "./wire.js";
@@ -20,15 +21,34 @@ export function multiError(errors: readonly string[]): string {
   return `${head}\n${errors.map((e) => `\t* ${e}`).join("\n")}\n\n`;
 }
 
+/** A member that cannot be accepted: its name is ours at another address, or the list is full. */
+export class MemberRefused extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Unknown peers of a peer contacted per answer (the rest are learnt from later answers). */
+const LEARN_PER_VIEW = 3;
+
 /**
- * The gossip pool of a server agent: this agent plus every peer it joined or that announced itself,
- * with a background failure detector. A peer that stops answering probes becomes `failed`; a failed
- * peer that answers again becomes `alive`; `left` peers are no longer probed.
+ * The gossip pool of a server agent: this agent plus every peer a caller with `agent:write` joined or
+ * that announced itself with a message signed with the gossip key. A background failure detector
+ * probes one member per interval, in a shuffled round-robin order (as SWIM does); a peer that stops
+ * answering becomes `failed`, a failed peer that answers again `alive`; `left` peers are not probed.
+ * The list holds at most `maxMembers` peers, and failed or left members are forgotten `reapAfterMs`
+ * after they failed or left.
  */
 export class GossipPool {
   private readonly peers = new Map<string, Member>();
+  /** when a failed or left member became so */
+  private readonly downSince = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
-  private probing = false;
+  private running = false;
+  private order: string[] = [];
   /** A Lamport-style clock of membership changes (the gossip stats' member_time). */
   private memberClock = 1;
 
@@ -36,6 +56,7 @@ export class GossipPool {
     private readonly ctx: ServerContext,
     private readonly id: Identity,
     private readonly settings: AgentSettings,
+    private readonly auth: GossipAuth,
     private readonly log: FastifyBaseLogger,
   ) {}
 
@@ -78,12 +99,12 @@ export class GossipPool {
     return this.memberClock;
   }
 
-  /** Contacts each address; every one that answers as a reference server is added as `alive`. */
+  /** Contacts each address (signed); every one that answers, signed, as a reference server is added as `alive`. */
   async join(addresses: readonly string[]): Promise<JoinResult> {
     const results = await Promise.all(
       addresses.map(async (address) => {
         try {
-          const view = await exchange(address, this.local(), this.settings.probeTimeoutMs);
+          const view = await exchange(this.auth, address, this.local(), this.settings.probeTimeoutMs);
           this.accept(view);
           return undefined;
         } catch (e) {
@@ -95,9 +116,12 @@ export class GossipPool {
     return { joined: addresses.length - errors.length, errors };
   }
 
-  /** A peer announced itself (join or probe): it is alive. Answers with our own view. */
+  /**
+   * A peer announced itself in a signed message (join or probe): it is alive. Answers with our own
+   * view; throws MemberRefused when its name is ours or the list is full.
+   */
   receive(announced: PeerView["member"]): { member: Member; members: Member[] } {
-    if (announced.Name !== this.id.memberName) this.upsertAlive(announced);
+    this.upsertAlive(announced);
     return { member: this.local(), members: this.members() };
   }
 
@@ -109,8 +133,7 @@ export class GossipPool {
     const member = this.peers.get(node) ?? [...this.peers.values()].find((m) => m.Name.startsWith(`${node}.`));
     if (member === undefined || member.Status === "alive") return;
     if (prune) {
-      this.peers.delete(member.Name);
-      this.changed();
+      this.forget(member.Name);
       this.log.info({ member: member.Name }, `member ${member.Name} pruned`);
       return;
     }
@@ -122,14 +145,69 @@ export class GossipPool {
   }
 
   start(): void {
-    if (this.timer !== undefined) return;
-    this.timer = setInterval(() => void this.probeAll(), this.settings.probeIntervalMs);
-    this.timer.unref();
+    if (this.running) return;
+    this.running = true;
+    this.schedule();
   }
 
   stop(): void {
-    if (this.timer !== undefined) clearInterval(this.timer);
+    this.running = false;
+    if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
+  }
+
+  /** The next probe starts one interval after the previous one ended: never more than one at a time. */
+  private schedule(): void {
+    if (!this.running) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.tick().finally(() => this.schedule());
+    }, this.settings.probeIntervalMs);
+    this.timer.unref();
+  }
+
+  private async tick(): Promise<void> {
+    this.reap();
+    const target = this.nextTarget();
+    if (target !== undefined) await this.probe(target);
+  }
+
+  /** Round-robin over a shuffled list of the members to probe, reshuffled after each round. */
+  private nextTarget(): Member | undefined {
+    for (;;) {
+      if (this.order.length === 0) {
+        this.order = [...this.peers.values()].filter((m) => m.Status !== "left").map((m) => m.Name);
+        for (let i = this.order.length - 1; i > 0; i--) {
+          const j = Math.floor(Math.random() * (i + 1));
+          [this.order[i], this.order[j]] = [this.order[j] as string, this.order[i] as string];
+        }
+        if (this.order.length === 0) return undefined;
+      }
+      const name = this.order.pop() as string;
+      const member = this.peers.get(name);
+      if (member !== undefined && member.Status !== "left") return member;
+    }
+  }
+
+  /** Forgets failed and left members that have been so for reapAfterMs. */
+  private reap(): void {
+    const cutoff = Date.now() - this.settings.reapAfterMs;
+    for (const [name, since] of this.downSince) {
+      if (since > cutoff) continue;
+      const member = this.peers.get(name);
+      if (member === undefined || member.Status === "alive") {
+        this.downSince.delete(name);
+        continue;
+      }
+      this.forget(name);
+      this.log.info({ member: name }, `member ${name} reaped after ${this.settings.reapAfterMs} ms ${member.Status}`);
+    }
+  }
+
+  private forget(name: string): void {
+    this.peers.delete(name);
+    this.downSince.delete(name);
+    this.changed();
   }
 
   private changed(): void {
@@ -137,47 +215,62 @@ export class GossipPool {
   }
 
   private accept(view: PeerView): void {
-    if (view.member.Name !== this.id.memberName) this.upsertAlive(view.member);
+    this.upsertAlive(view.member);
     this.learn(view.alive);
   }
 
   private upsertAlive(m: PeerView["member"]): void {
+    if (m.Name === this.id.memberName) {
+      const self = this.local();
+      throw new MemberRefused(
+        `Conflicting address for ${m.Name}. Mine: ${joinHostPort(self.Addr, self.Port)} Theirs: ${joinHostPort(m.Addr, m.Port)}: ` +
+          `two servers have the same name, give each its own node name`,
+        409,
+      );
+    }
     const known = this.peers.get(m.Name);
+    if (known === undefined && this.peers.size >= this.settings.maxMembers) {
+      // Make room by forgetting the member that has been down longest, if any.
+      const oldest = [...this.downSince.entries()].sort((a, b) => a[1] - b[1])[0];
+      if (oldest === undefined) {
+        throw new MemberRefused(`the member list is full (${this.settings.maxMembers} peers): ${m.Name} not added`, 503);
+      }
+      this.forget(oldest[0]);
+    }
     const member = makeMember({ ...m, Status: "alive" });
     this.peers.set(m.Name, member);
+    this.downSince.delete(m.Name);
     if (known === undefined || known.Status !== "alive") {
       this.changed();
       this.log.info({ member: m.Name, address: joinHostPort(m.Addr, m.Port) }, `member ${m.Name} is alive`);
     }
   }
 
-  /** Peers of a peer that we do not know yet are contacted directly; they join when they answer. */
+  /** A few peers of a peer that we do not know yet are contacted directly; they join when they answer. */
   private learn(alive: PeerView["alive"]): void {
+    let contacted = 0;
     for (const candidate of alive) {
+      if (contacted >= LEARN_PER_VIEW || this.peers.size >= this.settings.maxMembers) return;
       if (candidate.Name === this.id.memberName || this.peers.has(candidate.Name)) continue;
+      contacted += 1;
       const address = joinHostPort(candidate.Addr, candidate.Port);
-      exchange(address, this.local(), this.settings.probeTimeoutMs).then(
-        (view) => this.accept(view),
+      exchange(this.auth, address, this.local(), this.settings.probeTimeoutMs).then(
+        (view) => {
+          try {
+            this.accept(view);
+          } catch {
+            // refused (name conflict or full list): not added
+          }
+        },
         () => undefined,
       );
-    }
-  }
-
-  private async probeAll(): Promise<void> {
-    if (this.probing) return;
-    this.probing = true;
-    try {
-      const targets = [...this.peers.values()].filter((m) => m.Status !== "left");
-      await Promise.all(targets.map((m) => this.probe(m)));
-    } finally {
-      this.probing = false;
     }
   }
 
   private async probe(target: Member): Promise<void> {
     const address = joinHostPort(target.Addr, target.Port);
     try {
-      const view = await exchange(address, this.local(), this.settings.probeTimeoutMs);
+      const view = await exchange(this.auth, address, this.local(), this.settings.probeTimeoutMs);
       if (view.member.Name !== target.Name) throw new Error(`answered as ${view.member.Name}`);
       if (this.peers.get(target.Name)?.Status === "left") return;
       this.accept(view);
@@ -185,6 +278,7 @@ export class GossipPool {
       const current = this.peers.get(target.Name);
       if (current === undefined || current.Status !== "alive") return;
       current.Status = "failed";
+      this.downSince.set(target.Name, Date.now());
       this.changed();
       this.log.warn({ member: target.Name, address, error: (e as Error).message }, `member ${target.Name} failed`);
     }

@@ -1,12 +1,10 @@
 import type { FastifyInstance } from "fastify";
-import { permit } from "../access.js";
+import { permit, signedBy, tokenOf } from "../access.js";
 import { handleRemote } from "../forward.js";
 import { ParseBoolError, parseGoBool, parseIpPort, queryOf, sendEmpty, sendJson, sendText } from "../http.js";
 import type { AgentState } from "../state.js";
 import { readMember } from "./member.js";
-import { multiError } from "./pool.js";
-
-const JOIN_WARNING = "anonymous server join is deprecated and will be removed in a future version";
+import { MemberRefused, multiError } from "./pool.js";
 
 /** members, join, force-leave and the internal gossip route the pool talks over. */
 export function gossipRoutes(app: FastifyInstance, state: AgentState): void {
@@ -36,12 +34,13 @@ export function gossipRoutes(app: FastifyInstance, state: AgentState): void {
       if (state.gossip === undefined) return sendText(reply, 501, "Invalid method");
       const addresses = queryOf(request).getAll("address");
       if (addresses.length === 0) return sendText(reply, 400, "missing address to join");
+      // Members come only from a caller with agent:write or from a signed announcement: the
+      // anonymous join the scheduler still warns about is refused here.
+      if (!ctx.acl.allows(tokenOf(ctx, request), "agent:write")) return sendText(reply, 403, "Permission denied");
       const bad = addresses.find((a) => parseIpPort(a) === undefined);
       if (bad !== undefined) return sendText(reply, 400, `invalid address ${JSON.stringify(bad)}: expected ip:port`);
       const result = await state.gossip.join(addresses);
-      const warned = ctx.acl.enabled && !ctx.acl.allows(ctx.acl.resolve(request.headers), "agent:write");
       const body: Record<string, unknown> = { error: multiError(result.errors), num_joined: result.joined };
-      if (warned) body["warning"] = JOIN_WARNING;
       state.log.info({ addresses, joined: result.joined }, `joined ${result.joined} of ${addresses.length} addresses`);
       return sendJson(reply, request, 200, body);
     },
@@ -72,16 +71,27 @@ export function gossipRoutes(app: FastifyInstance, state: AgentState): void {
   });
 
   // Internal: the pool's own protocol. GET tells who this server is; POST announces the caller
-  // (join or probe) and answers with this server's view. Servers only; no ACL, like a gossip port.
+  // (join or probe) and answers with this server's view. Servers only; no ACL, but every message must
+  // be signed with the gossip key (checked by the agent's hook), and every answer is signed.
   app.route({
     method: ["GET", "POST"],
     url: "/gossip",
     handler: async (request, reply) => {
       if (state.gossip === undefined) return sendText(reply, 400, "Server only endpoint");
-      if (request.method === "GET") return sendJson(reply, request, 200, { member: state.gossip.local() });
+      const signed = signedBy(request);
+      if (signed === undefined) return sendText(reply, 403, "Permission denied: gossip messages must be signed with the gossip key");
+      const answer = (status: number, text: string, type: string) =>
+        reply.code(status).headers(state.auth.signResponse(signed.nonce, status, text)).type(type).send(text);
+      if (request.method === "GET") return answer(200, JSON.stringify({ member: state.gossip.local() }), "application/json");
       const announced = readMember((request.body as { member?: unknown } | undefined)?.member);
-      if (announced === undefined) return sendText(reply, 400, "invalid gossip message");
-      return sendJson(reply, request, 200, state.gossip.receive(announced));
+      if (announced === undefined) return answer(400, "invalid gossip message", "text/plain; charset=utf-8");
+      try {
+        return answer(200, JSON.stringify(state.gossip.receive(announced)), "application/json");
+      } catch (e) {
+        if (!(e instanceof MemberRefused)) throw e;
+        state.log.warn({ member: announced.Name }, e.message);
+        return answer(e.status, e.message, "text/plain; charset=utf-8");
+      }
     },
   });
 }

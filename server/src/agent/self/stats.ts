@@ -50,7 +50,7 @@ export function buildStats(state: AgentState): Record<string, Section> {
     const counts = state.gossip.counts();
     return {
       gossip: {
-        encrypted: "false",
+        encrypted: "true",
         event_queue: "0",
         event_time: "1",
         failed: String(counts.failed),
