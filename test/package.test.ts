@@ -1,66 +1,218 @@
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { compile, schemas } from "../src/index.js";
 
+// Both packages as a user gets them: `npm pack`, then `npm install` of the tarballs into empty projects
+// outside the repository, used from CommonJS, ESM and strict TypeScript, and both binaries run.
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-let out = "";
+const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+/** What the library may bring along: its two dependencies and theirs. */
+const LIBRARY_TREE = /^(filter-expr|chevrotain|@chevrotain\/[a-z-]+|lodash-es|re2js)$/;
 
-/** Runs node in the repository (so the build's imports resolve) and returns its outcome. */
-function node(args: string[], input?: string) {
-  const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: "utf8", input, timeout: 60_000 });
+let work = "";
+let library: Packed;
+let server: Packed;
+/** An empty project with only the library's tarball installed, and what `npm install` printed. */
+let app = "";
+let installOutput = "";
+
+interface Packed {
+  readonly file: string;
+  readonly size: number;
+  readonly unpackedSize: number;
+}
+
+interface Run {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * npm as a user runs it: none of the settings of the npm that started the tests (npm_* variables) and no
+ * user configuration (this machine's ~/.npmrc carries settings of its own that npm warns about), so
+ * that what it prints is about the packages alone.
+ */
+function npm(args: string[], cwd: string): Run {
+  const own = Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith("npm_"));
+  const env = { ...Object.fromEntries(own), npm_config_userconfig: join(work, "empty-npmrc"), npm_config_update_notifier: "false", npm_config_fund: "false", npm_config_audit: "false" };
+  const r = spawnSync("npm", args, { cwd, env, encoding: "utf8", timeout: 240_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-describe("the built package (tsup: ESM, CommonJS, declarations, binaries)", () => {
-  beforeAll(() => {
-    // Inside the repository, so that the build finds its dependencies in node_modules.
-    out = mkdtempSync(join(ROOT, "node_modules", ".package-test-"));
-    const build = spawnSync("npx", ["tsup", "--out-dir", out], { cwd: ROOT, encoding: "utf8", timeout: 120_000 });
-    expect(build.status, build.stderr).toBe(0);
-  }, 180_000);
-  afterAll(() => rmSync(out, { recursive: true, force: true }));
+function node(args: string[], cwd: string): Run {
+  const r = spawnSync(process.execPath, args, { cwd, encoding: "utf8", timeout: 60_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function pack(args: string[]): Packed {
+  const r = npm(["pack", "--json", "--pack-destination", work, ...args], ROOT);
+  expect(r.status, r.stderr).toBe(0);
+  const [info] = JSON.parse(r.stdout.slice(r.stdout.indexOf("["))) as { filename: string; size: number; unpackedSize: number }[];
+  if (info === undefined) throw new Error(`npm pack printed no package:\n${r.stdout}`);
+  return { file: join(work, info.filename), size: info.size, unpackedSize: info.unpackedSize };
+}
+
+/** A new empty project folder with the given package.json fields. */
+function project(name: string, fields: Record<string, unknown> = {}): string {
+  const dir = join(work, name);
+  mkdirSync(dir);
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ name, version: "1.0.0", private: true, ...fields }));
+  return dir;
+}
+
+/** Every file under a folder, recursively. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: "utf8" }).map((f) => join(dir, f));
+}
+
+function bytesUnder(dir: string): number {
+  return filesUnder(dir).reduce((sum, f) => sum + (statSync(f).isFile() ? statSync(f).size : 0), 0);
+}
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), "filter-expr-pack-"));
+  writeFileSync(join(work, "empty-npmrc"), "");
+  library = pack([]);
+  server = pack(["--workspace", "filter-server"]);
+  app = project("app");
+  const install = npm(["install", "--no-package-lock", library.file], app);
+  expect(install.status, install.stderr).toBe(0);
+  installOutput = install.stdout + install.stderr;
+}, 300_000);
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe("the library's tarball, installed into an empty project", () => {
+  it("brings only chevrotain and re2js (and theirs), no native addon, installs without a warning, and is small", () => {
+    expect(installOutput).not.toMatch(/warn/i);
+    const ls = npm(["ls", "--all", "--parseable", "--long"], app);
+    const names = ls.stdout
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((line) => (line.split(":")[1] ?? "").replace(/@[^@]*$/, ""));
+    expect(names.length).toBeGreaterThan(1);
+    for (const name of names) expect(name).toMatch(LIBRARY_TREE);
+    const modules = join(app, "node_modules");
+    expect(filesUnder(modules).filter((f) => f.endsWith(".node") || f.endsWith("binding.gyp"))).toEqual([]);
+    // The figures of the closing note of the packaging issue; bounds with room, not measurements.
+    expect(library.size).toBeLessThan(400_000);
+    expect(library.unpackedSize).toBeLessThan(1_500_000);
+    expect(bytesUnder(modules)).toBeLessThan(6_000_000);
+  });
 
   const program = `const d = { Status: "running", Datacenters: ["dc1"] };
     const f = m.compile('Status == "running" and "dc1" in Datacenters', { schema: m.schemas.job });
     let syntax = "";
-    try { m.compile("Status ==") } catch (e) { syntax = e.name + " " + e.code + " " + (e instanceof m.FilterSyntaxError); }
-    console.log(JSON.stringify([f.evaluate(d), f.filter([d, { Status: "dead" }]).length, syntax]));`;
-  const expected = JSON.stringify([true, 1, "FilterSyntaxError unexpected-end true"]);
+    try { m.compile("Status ==") } catch (e) { syntax = e.name + " " + e.code + " " + (e instanceof m.FilterSyntaxError) + " " + m.FilterError.is(e); }
+    console.log(JSON.stringify([f.evaluate(d), f.filter([d, { Status: "dead" }]).length, syntax, String(f.plan).split("\\n")[0]]));`;
+  // The plan's first line as the sources in this checkout draw it: the built package must agree.
+  const plan = String(compile('Status == "running" and "dc1" in Datacenters', { schema: schemas.job }).plan).split("\n")[0];
+  const expected = JSON.stringify([true, 1, "FilterSyntaxError unexpected-end true true", plan]);
 
   it("works from CommonJS (require)", () => {
-    const r = node(["-e", `const m = require(${JSON.stringify(join(out, "index.cjs"))}); ${program}`]);
+    writeFileSync(join(app, "use.cjs"), `const m = require("filter-expr"); ${program}`);
+    const r = node(["use.cjs"], app);
     expect(r.stderr).toBe("");
     expect(r.stdout.trim()).toBe(expected);
   });
 
   it("works from ESM (import)", () => {
-    const r = node(["--input-type=module", "-e", `const m = await import(${JSON.stringify(join(out, "index.js"))}); ${program}`]);
+    writeFileSync(join(app, "use.mjs"), `import * as m from "filter-expr"; ${program}`);
+    const r = node(["use.mjs"], app);
     expect(r.stderr).toBe("");
     expect(r.stdout.trim()).toBe(expected);
   });
 
-  it("declares its types for both", () => {
-    for (const file of ["index.d.ts", "index.d.cts"]) {
-      const dts = readFileSync(join(out, file), "utf8");
-      expect(dts).toMatch(/declare function compile<T = unknown>\(expression: string, options\?: CompileOptions\): Filter<T>/);
-      expect(dts).toContain("declare class FilterSyntaxError");
+  it("an error of one build is an instance of the other build's classes (no dual-package hazard)", () => {
+    writeFileSync(
+      join(app, "both.mjs"),
+      `import { createRequire } from "node:module";
+      import * as esm from "filter-expr";
+      const cjs = createRequire(import.meta.url)("filter-expr");
+      const thrown = (m, text) => { try { m.compile(text); } catch (e) { return e; } };
+      const fromCjs = thrown(cjs, "Status =="), fromEsm = thrown(esm, "a == 1 or");
+      console.log(JSON.stringify([esm.FilterSyntaxError !== cjs.FilterSyntaxError,
+        fromCjs instanceof esm.FilterSyntaxError, fromCjs instanceof esm.FilterError, fromEsm instanceof cjs.FilterSyntaxError,
+        fromCjs instanceof esm.FilterTypeError, new Error("x") instanceof esm.FilterError, esm.FilterError.is(fromCjs)]));`,
+    );
+    const r = node(["both.mjs"], app);
+    expect(r.stderr).toBe("");
+    expect(JSON.parse(r.stdout) as boolean[]).toEqual([true, true, true, true, false, false, true]);
+  });
+
+  it("type-checks a strict TypeScript file against the declarations of both builds", () => {
+    for (const [name, type] of [["ts-esm", "module"], ["ts-cjs", "commonjs"]] as const) {
+      const dir = join(app, name);
+      mkdirSync(dir);
+      writeFileSync(join(dir, "package.json"), JSON.stringify({ type }));
+      writeFileSync(
+        join(dir, "tsconfig.json"),
+        JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: "nodenext", moduleResolution: "nodenext", target: "es2022", types: [], noUncheckedIndexedAccess: true } }),
+      );
+      writeFileSync(
+        join(dir, "use.ts"),
+        `import { compile, schemas, FilterError, FilterSyntaxError, type Filter } from "filter-expr";
+        const f: Filter<{ Status: string }> = compile<{ Status: string }>('Status == "running"', { schema: schemas.job });
+        const matched: boolean = f.evaluate({ Status: "running" });
+        const kept: { Status: string }[] = f.filter([{ Status: "running" }]);
+        function describe(e: unknown): string {
+          if (e instanceof FilterSyntaxError) return e.code + " " + e.line + ":" + e.column + " " + e.codeFrame();
+          return FilterError.is(e) ? e.message : "other";
+        }
+        export const out = [matched, kept.length, describe(undefined), String(f.plan)];
+        // @ts-expect-error: evaluate answers a boolean
+        export const wrong: string = f.evaluate({});`,
+      );
+      const r = node([TSC, "-p", dir], dir);
+      expect(r.stdout + r.stderr, name).toBe("");
+      expect(r.status).toBe(0);
     }
   });
 
-  it("ships runnable binaries with a shebang", () => {
-    for (const bin of ["cli/filter-check.js", "server/main.js"]) {
-      expect(existsSync(join(out, bin))).toBe(true);
-      expect(readFileSync(join(out, bin), "utf8").startsWith("#!/usr/bin/env node")).toBe(true);
-    }
-    const ok = node([join(out, "cli/filter-check.js"), "--schema", "job", 'Status == "running"']);
-    expect(ok.status).toBe(0);
-    const bad = node([join(out, "cli/filter-check.js"), "--schema", "job", 'Stauts == "running"']);
+  it("runs the filter-check binary", () => {
+    const bin = join(app, "node_modules", ".bin", "filter-check");
+    const ok = spawnSync(bin, ["--schema", "job", 'Status == "running"'], { encoding: "utf8" });
+    expect(ok.status, ok.stderr).toBe(0);
+    const bad = spawnSync(bin, ["--schema", "job", 'Stauts == "running"'], { encoding: "utf8" });
     expect(bad.status).toBe(1);
     expect(bad.stdout + bad.stderr).toContain('did you mean "Status"');
-    const help = node([join(out, "server/main.js"), "--help"]);
-    expect(help.status).toBe(0);
-    expect(help.stdout).toContain("filter-server");
   });
+});
+
+describe("the server's tarball, installed with the library's", () => {
+  it("depends on the library by version, shares its one copy, and serves filtered lists from its binary", async () => {
+    const dir = project("server-app", { allowScripts: { "classic-level": true } });
+    const install = npm(["install", "--no-package-lock", library.file, server.file], dir);
+    expect(install.status, install.stderr).toBe(0);
+    expect(existsSync(join(dir, "node_modules", "filter-server", "node_modules", "filter-expr"))).toBe(false);
+
+    const child = spawn(join(dir, "node_modules", ".bin", "filter-server"), ["--port", "0", "--ops-port", "0"], { cwd: dir });
+    try {
+      let out = "";
+      const api = await new Promise<string>((resolve, reject) => {
+        child.stdout.on("data", (d: Buffer) => {
+          out += d.toString();
+          const match = /"api":"([^"]+)"/.exec(out);
+          if (match?.[1] !== undefined) resolve(match[1]);
+        });
+        child.on("exit", (code) => reject(new Error(`filter-server exited with ${code}:\n${out}`)));
+      });
+      const filter = encodeURIComponent('Status == "running" and "dc1" in Datacenters');
+      const res = await fetch(`${api}/v1/jobs?per_page=3&filter=${filter}`);
+      expect(res.status).toBe(200);
+      const jobs = (await res.json()) as { Status: string; Datacenters: string[] }[];
+      expect(jobs.length).toBe(3);
+      for (const job of jobs) expect(job.Status === "running" && job.Datacenters.includes("dc1")).toBe(true);
+      const typo = await fetch(`${api}/v1/jobs?filter=${encodeURIComponent('Stauts == "running"')}`);
+      expect(typo.status).toBe(400);
+      expect(await typo.text()).toContain('did you mean "Status"');
+    } finally {
+      child.kill("SIGKILL");
+    }
+  }, 240_000);
 });
