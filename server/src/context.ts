@@ -24,6 +24,12 @@ export interface ServerOptions {
   logLevel?: "trace" | "debug" | "info" | "warn" | "error";
   /** Shared gossip key (base64 of 16, 24 or 32 bytes) authenticating server-to-server traffic; a random one per start when absent. */
   gossipKey?: string;
+  /** Evaluation steps one list request may spend on its filter (all items, blocking re-reads included). */
+  filterBudget?: number;
+  /** Longest time a client may take to send a whole request (headers and body); 0: no limit. */
+  requestTimeoutMs?: number;
+  /** On shutdown, connections still open after this long (a slow reader, a trickled body) are closed. */
+  shutdownTimeoutMs?: number;
 }
 
 export interface AclToken {
@@ -83,6 +89,9 @@ export const DEFAULT_OPTIONS: ServerOptions = {
   region: "global",
   datacenter: "dc1",
   nodeName: "filter-server",
+  filterBudget: 1_000_000,
+  requestTimeoutMs: 30_000,
+  shutdownTimeoutMs: 10_000,
 };
 
 export function newLogEvents(): EventEmitter {

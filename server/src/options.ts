@@ -24,6 +24,10 @@ Options:
   --datacenter NAME                this server's datacenter (default dc1)
   --node-name NAME                 this agent's node name (default filter-server)
   --log-level LEVEL                trace, debug, info, warn or error (default info)
+  --filter-budget STEPS            evaluation steps one list request may spend on its filter, one per match
+                                   test and per element of any/all (default 1000000); past it: 400
+  --request-timeout DUR            longest time to receive a whole request, headers and body (default 30s)
+  --shutdown-timeout DUR           on shutdown, close connections still open after DUR (default 10s)
   --encrypt KEY                    gossip key shared by the servers (base64 of 16, 24 or 32 bytes; also
                                    FILTER_SERVER_ENCRYPT); without one a random key is made at start
   -h, --help                       print this help and exit
@@ -68,6 +72,9 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
         datacenter: { type: "string" },
         "node-name": { type: "string" },
         "log-level": { type: "string" },
+        "filter-budget": { type: "string" },
+        "request-timeout": { type: "string" },
+        "shutdown-timeout": { type: "string" },
         encrypt: { type: "string" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "v" },
@@ -106,6 +113,20 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
     given.logLevel = level;
   }
   if (v.encrypt !== undefined) given.gossipKey = gossipKey("--encrypt", v.encrypt);
+  if (v["filter-budget"] !== undefined) {
+    const text = v["filter-budget"];
+    if (!/^\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) {
+      throw new UsageError(`--filter-budget: expected a positive number of steps, got "${text}"`);
+    }
+    given.filterBudget = Number(text);
+  }
+  for (const [flag, key] of [["request-timeout", "requestTimeoutMs"], ["shutdown-timeout", "shutdownTimeoutMs"]] as const) {
+    const text = v[flag];
+    if (text === undefined) continue;
+    const ms = parseDuration(text);
+    if (ms === undefined || ms < 0) throw new UsageError(`--${flag}: expected a duration such as 30s or 500ms, got "${text}"`);
+    given[key] = ms;
+  }
   return { help: v.help === true, version: v.version === true, given };
 }
 
