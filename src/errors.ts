@@ -43,6 +43,7 @@ export type EvaluationErrorCode =
   | "index-out-of-range"
   | "invalid-index"
   | "invalid-path"
+  | "invalid-placeholder"
   | "invalid-literal"
   | "not-comparable"
   | "not-a-collection"

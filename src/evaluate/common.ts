@@ -4,7 +4,8 @@
  */
 import type { Binding, Selector } from "../syntax/ast.js";
 import { selectorSource } from "../syntax/parser.js";
-import { stepError, type Site } from "../semantics/operators.js";
+import type { FilterEvaluationError } from "../errors.js";
+import { evalError, stepError, type Site } from "../semantics/operators.js";
 import type { StepFailure, WalkErrorReporter } from "../semantics/select.js";
 
 /** Options of evaluation that mirror the reference library's. */
@@ -33,6 +34,42 @@ export function walkReporter(site: Pick<Site, "source" | "span">, selector: Sele
   return (f: StepFailure, i: number) => {
     throw stepError(site, selectorPrefix(selector, i + offset), f);
   };
+}
+
+/** A JSON Pointer's text, as the reference's pointerstructure prints it (`~` → `~0`, `/` → `~1`). */
+export function pointerText(parts: readonly string[]): string {
+  return parts.map((p) => `/${p.replace(/~/g, "~0").replace(/\//g, "~1")}`).join("");
+}
+
+/**
+ * The reference's placeholder rules that end an evaluation (go-bexpr evaluate.go,
+ * `evaluateCollectionExpression` and `getValue`):
+ * - `any S as a, a { … }` fails as soon as S has an element (the check sits inside the loop);
+ * - `any k as k, v { … }` (the index named like the first step of the selector): the value stands for
+ *   the path `k/<index>`, which `getValue` resolves through the index placeholder `k` and fails
+ *   (`/k references a int so /k/0 is invalid`) wherever `v` is read.
+ */
+export function placeholderClash(b: Binding, selector: Selector): { readonly both: boolean; readonly hidden: boolean } {
+  if (b.mode !== "index-value") return { both: false, hidden: false };
+  return { both: b.index === b.value, hidden: b.index === selector.segments[0]?.name };
+}
+
+/** The error of `any S as a, a { … }` over a non-empty collection. */
+export function bothPlaceholderError(site: Pick<Site, "source" | "span">, name: string): FilterEvaluationError {
+  return evalError(site, "invalid-placeholder", `${JSON.stringify(name)} cannot be used as a placeholder for both the index and the value`);
+}
+
+/**
+ * The error of reading the value placeholder of `any k as k, v { … }`: `path` is the value's path
+ * (the selector's steps and the index), `rest` the steps read after it, `index` the index or key.
+ */
+export function hiddenPlaceholderError(site: Pick<Site, "source" | "span">, path: readonly string[], rest: readonly string[], index: number | string): FilterEvaluationError {
+  const full = pointerText([...path, String(index), ...rest]);
+  return evalError(
+    site,
+    "invalid-placeholder",
+    `${pointerText(path.slice(0, 1))} references a ${typeof index === "number" ? "int" : "string"} so ${full} is invalid (the index placeholder ${JSON.stringify(path[0])} hides the collection the value placeholder reads)`,
+  );
 }
 
 /** The names a binding introduces, with what each stands for. */

@@ -29,7 +29,7 @@ import {
 import { fieldOf, type Type } from "../semantics/schema.js";
 import { MISSING, concrete, elementType, isObject, kindOf, staticPath, step, typed, walk, type Typed } from "../semantics/select.js";
 import { charge, iterationSteps, levelMatches, type EvaluationBudget } from "./budget.js";
-import { boundNames, selectorKeys, selectorPrefix, walkReporter, type EvaluateOptions } from "./common.js";
+import { bothPlaceholderError, boundNames, hiddenPlaceholderError, placeholderClash, selectorKeys, selectorPrefix, walkReporter, type EvaluateOptions } from "./common.js";
 import { SLOW, dynamicTest, fastMatch, fastMembership, typedTest } from "./fast.js";
 import { compilePattern } from "./regex.js";
 
@@ -91,7 +91,7 @@ interface Env {
   readonly root: Type;
   readonly options: EvaluateOptions;
   /** Bound names → frame slot, innermost last. */
-  readonly scope: readonly { name: string; slot: number; type: Type | undefined }[];
+  readonly scope: readonly Bound[];
   /** Frame slots allocated so far (shared by the whole program). */
   readonly layout: { slots: number };
   /** Raw datum → typed root value. */
@@ -297,7 +297,16 @@ function compileSelector(owner: MatchExpr | CollectionExpr, env: Env): CompiledS
   const unknown = "unknownValue" in env.options ? { value: env.options.unknownValue } : undefined;
 
   // A selector that starts with a bound name reads from the frame.
-  const bound = sel.form === "path" ? findBound(env, keys[0]!) : undefined;
+  // (JSON Pointers too: the reference looks placeholders up by the first step of any selector.)
+  const bound = findBound(env, keys[0]!);
+  if (bound?.hidden) {
+    const { path, indexSlot } = bound.hidden;
+    const rest = keys.slice(1);
+    const fail: Reader = (_d, f) => {
+      throw hiddenPlaceholderError(site, path, rest, f![indexSlot]!.value as number | string);
+    };
+    return { read: fail, type: ANY_TYPE, infallible: false, dynamic: true };
+  }
   if (bound) {
     const rest = keys.slice(1);
     const slot = bound.slot;
@@ -394,7 +403,15 @@ function elementTypeOfStep(type: Type, key: string, withUnknown: boolean): Type 
   return { kind: "any" };
 }
 
-function findBound(env: Env, name: string): { slot: number; type: Type | undefined } | undefined {
+/** A bound name: its frame slot and static type; `hidden` for the value of `any k as k, v` (reading fails). */
+interface Bound {
+  readonly name: string;
+  readonly slot: number;
+  readonly type: Type | undefined;
+  readonly hidden?: { readonly path: readonly string[]; readonly indexSlot: number };
+}
+
+function findBound(env: Env, name: string): Bound | undefined {
   for (let i = env.scope.length - 1; i >= 0; i--) if (env.scope[i]!.name === name) return env.scope[i];
   return undefined;
 }
@@ -469,7 +486,7 @@ function compileMatch(e: MatchExpr, env: Env, negate: boolean): Compiled {
       return v === MISSING ? missing : test(v);
     };
   }
-  const bound = e.selector.form === "path" && findBound(env, e.selector.segments[0]!.name) !== undefined;
+  const bound = findBound(env, e.selector.segments[0]!.name) !== undefined;
   if (!bound && !("unknownValue" in env.options)) run = fastMatch(e, env.root, negate, lit, run) ?? run;
   return { run, plan };
 }
@@ -554,17 +571,17 @@ function compileCollection(e: CollectionExpr, env: Env): Compiled {
   const slots = names.map(() => env.layout.slots++);
   const c = concrete(staticType);
   const isList = sel.dynamic ? undefined : c.kind === "list" ? true : c.kind === "map" ? false : undefined;
+  const clash = placeholderClash(e.binding, e.selector);
   const outermost = env.outermost ?? e;
   const inner: Env = {
     ...env,
     outermost,
     scope: [
       ...env.scope,
-      ...names.map((n, i) => ({
-        name: n.name,
-        slot: slots[i]!,
-        type: staticBindingType(n.role, isList, elemType),
-      })),
+      ...names.map((n, i): Bound => {
+        const b = { name: n.name, slot: slots[i]!, type: staticBindingType(n.role, isList, elemType) };
+        return clash.hidden && n.role === "value" ? { ...b, hidden: { path: selectorKeys(e.selector), indexSlot: slots[0]! } } : b;
+      }),
     ],
   };
   const body = compileExpr(e.body, inner, false);
@@ -594,6 +611,7 @@ function compileCollection(e: CollectionExpr, env: Env): Compiled {
     const et = dynamic ? elementType(type) : elemType;
     if (kind === "list") {
       const list = (v ?? []) as unknown[];
+      if (clash.both && list.length > 0) throw bothPlaceholderError({ source, span: e.span }, names[0]!.name);
       for (let i = 0; i < list.length; i++) {
         if (budget !== undefined) charge(budget, steps, source, span);
         const element: Typed = { type: et, value: typed(et, list[i]) };
@@ -605,6 +623,7 @@ function compileCollection(e: CollectionExpr, env: Env): Compiled {
       }
     } else {
       const map = (v ?? {}) as Record<string, unknown>;
+      if (clash.both && Object.keys(map).length > 0) throw bothPlaceholderError({ source, span: e.span }, names[0]!.name);
       for (const key of Object.keys(map)) {
         if (budget !== undefined) charge(budget, steps, source, span);
         const keyValue: Typed = { type: STRING, value: key };

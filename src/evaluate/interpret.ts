@@ -17,7 +17,7 @@ import {
 import { ANY, type Type } from "../semantics/schema.js";
 import { MISSING, elementType, kindOf, typed, walk, type Typed } from "../semantics/select.js";
 import { charge, iterationSteps, levelMatches, type EvaluationBudget } from "./budget.js";
-import { boundNames, selectorKeys, walkReporter, type EvaluateOptions } from "./common.js";
+import { bothPlaceholderError, boundNames, hiddenPlaceholderError, placeholderClash, selectorKeys, walkReporter, type EvaluateOptions } from "./common.js";
 import { compilePattern, type Pattern } from "./regex.js";
 
 /** Names bound by enclosing collection expressions, innermost first. */
@@ -25,6 +25,8 @@ interface Scope {
   readonly name: string;
   readonly value: Typed;
   readonly next: Scope | undefined;
+  /** Set for the value placeholder of `any k as k, v`: its path (selector steps), which reading fails. */
+  readonly hidden?: { readonly path: readonly string[]; readonly index: number | string };
 }
 
 interface Context {
@@ -78,8 +80,10 @@ function select(e: MatchExpr | CollectionExpr, ctx: Context, scope: Scope | unde
   const keys = selectorKeys(e.selector);
   const unknown = "unknownValue" in ctx.options ? { value: ctx.options.unknownValue } : undefined;
   const site = { source: ctx.source, span: e.span };
+  // The reference looks placeholders up by the first step of any selector, JSON Pointers included.
   for (let s = scope; s; s = s.next) {
-    if (e.selector.form === "path" && s.name === keys[0]) {
+    if (s.name === keys[0]) {
+      if (s.hidden) throw hiddenPlaceholderError(site, s.hidden.path, keys.slice(1), s.hidden.index);
       return walk(s.value, keys.slice(1), walkReporter(site, e.selector, 1), unknown, 1);
     }
   }
@@ -112,16 +116,19 @@ function evaluateCollection(e: CollectionExpr, ctx: Context, scope: Scope | unde
   const elemType = elementType(target.type);
   const names = boundNames(e.binding);
   const any = e.quantifier === "any";
+  const clash = placeholderClash(e.binding, e.selector);
+  const path = clash.hidden ? selectorKeys(e.selector) : [];
   // A collection outside every collection body is the outermost one being iterated.
   if (scope === undefined) ctx.outermost = e;
   const budget = ctx.budget;
   const steps = budget === undefined ? 0 : iterationSteps(e.body);
   const visit = (index: Typed, element: Typed, isList: boolean): boolean => {
     if (budget !== undefined) charge(budget, steps, ctx.source, ctx.outermost!.span);
+    if (clash.both) throw bothPlaceholderError({ source: ctx.source, span: e.span }, names[0]!.name);
     let inner = scope;
     for (const n of names) {
       const value = n.role === "index" ? index : n.role === "value" ? element : isList ? element : index;
-      inner = { name: n.name, value, next: inner };
+      inner = clash.hidden && n.role === "value" ? { name: n.name, value, next: inner, hidden: { path, index: index.value as number | string } } : { name: n.name, value, next: inner };
     }
     return evaluate(e.body, ctx, inner);
   };

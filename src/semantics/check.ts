@@ -73,14 +73,13 @@ export function checkAst(ast: Expr, source: string, schema: Type, options: Check
     let type: Type | undefined = schema;
     let segments = sel.segments;
     let taken = 0;
-    if (sel.form === "path") {
-      for (let s = scope; s; s = s.next) {
-        if (s.name === segments[0]?.name) {
-          type = s.type;
-          segments = segments.slice(1);
-          taken = 1;
-          break;
-        }
+    // The reference looks placeholders up by the first step of any selector, JSON Pointers included.
+    for (let s = scope; s; s = s.next) {
+      if (s.name === segments[0]?.name) {
+        type = s.type;
+        segments = segments.slice(1);
+        taken = 1;
+        break;
       }
     }
     if (type === undefined) return undefined;
@@ -149,7 +148,9 @@ export function checkAst(ast: Expr, source: string, schema: Type, options: Check
     const bind = (name: string, type: Type | undefined) => (inner = { name, type, next: inner });
     if (b.mode === "default") bind(b.name, isList ? elem : index);
     if (b.mode === "index" || b.mode === "index-value") bind(b.index, index);
-    if (b.mode === "value" || b.mode === "index-value") bind(b.value, elem);
+    // `any k as k, v`: reading v fails, but only where the body reads it (not on every record).
+    const hidden = b.mode === "index-value" && (b.index === b.value || b.index === e.selector.segments[0]?.name);
+    if (b.mode === "value" || b.mode === "index-value") bind(b.value, hidden ? undefined : elem);
     // The body runs once per element: possibly never.
     const outer = always;
     always = false;
