@@ -1,0 +1,182 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { compile, FilterError, parseJson, schemas, t, type CompileOptions } from "../src/index.js";
+
+// Every example the pages show is run: the rows of each example table (`expression (…) | datum | result`)
+// and each `compile('…', …)` call of a TypeScript block. A page that says something the code does not do
+// fails here, naming the page and the line.
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const PAGES = [
+  "README.md",
+  ...readdirSync(join(ROOT, "docs")).map((f) => `docs/${f}`),
+  ...readdirSync(join(ROOT, "server", "docs")).map((f) => `server/docs/${f}`),
+].filter((f) => f.endsWith(".md"));
+
+/** The user schemas the pages define (docs/language.md, "Schemas of your own" and the literal table). */
+const Node = t.record("Node", {
+  Name: t.string, Cores: t.uint, Load: t.float,
+  Labels: t.map(t.string), Drivers: t.list(t.string), Ports: t.list(t.int),
+  Meta: t.any, Parent: t.pointer(t.record("Ref", { ID: t.string })),
+});
+const R = t.record("R", { I: t.int, U: t.uint, F: t.float, B: t.bool });
+
+/** How a table compiles its expressions, by the parenthesis of its header: `expression (job)`. */
+const MODES: Record<string, CompileOptions> = {
+  JSON: {},
+  job: { schema: schemas.job },
+  deployment: { schema: schemas.deployment },
+  "job, unchecked": { schema: schemas.job, check: false },
+  Node: { schema: Node },
+  "R, unchecked": { schema: R, check: false },
+};
+
+interface Example {
+  readonly where: string;
+  readonly mode: string;
+  readonly expression: string;
+  readonly datum: string | undefined;
+  readonly result: string;
+}
+
+/** The code spans of a Markdown cell, in order (any number of backticks, CommonMark's space stripping). */
+function codeSpans(cell: string): string[] {
+  const spans: string[] = [];
+  const re = /(`+)([\s\S]*?[^`])\1(?!`)/g;
+  for (let m = re.exec(cell); m !== null; m = re.exec(cell)) {
+    const text = m[2] ?? "";
+    spans.push(text.length > 1 && text.startsWith(" ") && text.endsWith(" ") ? text.slice(1, -1) : text);
+  }
+  return spans;
+}
+
+/** A table row's cells (pipes inside code spans are not separators). */
+function cells(line: string): string[] {
+  const out: string[] = [];
+  let cell = "";
+  let ticks = 0;
+  for (let i = 1; i < line.length; i++) {
+    const c = line[i] ?? "";
+    if (c === "`") {
+      let run = 1;
+      while (line[i + run] === "`") run++;
+      ticks = ticks === 0 ? run : ticks === run ? 0 : ticks;
+      cell += "`".repeat(run);
+      i += run - 1;
+    } else if (c === "\\" && line[i + 1] === "|") {
+      cell += "|"; // GFM: an escaped pipe is a pipe, inside code spans too
+      i++;
+    } else if (c === "|" && ticks === 0) {
+      out.push(cell.trim());
+      cell = "";
+    } else cell += c;
+  }
+  return out;
+}
+
+function examples(page: string): Example[] {
+  const lines = readFileSync(join(ROOT, page), "utf8").split("\n");
+  const found: Example[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const header = cells(lines[i] ?? "");
+    const mode = /^`?expression \((.+)\)`?$/.exec(header[0] ?? "")?.[1];
+    if (mode === undefined || !header.includes("result")) continue;
+    const datumAt = header.indexOf("datum");
+    const resultAt = header.indexOf("result");
+    for (let j = i + 2; j < lines.length && lines[j]?.startsWith("|"); j++) {
+      const row = cells(lines[j] ?? "");
+      for (const expression of codeSpans(row[0] ?? "")) {
+        found.push({ where: `${page}:${j + 1}`, mode, expression, datum: datumAt < 0 ? undefined : codeSpans(row[datumAt] ?? "")[0], result: row[resultAt] ?? "" });
+      }
+    }
+  }
+  return found;
+}
+
+/** What an example gives: `true`, `false`, or `syntax error CODE`, `type error CODE`, `evaluation error CODE`. */
+function outcome(example: Example): string {
+  const options = MODES[example.mode];
+  if (options === undefined) return `unknown table mode "${example.mode}" (add it to MODES in test/docs.test.ts)`;
+  const kind = (e: unknown): string => {
+    if (!FilterError.is(e)) throw e;
+    const name = e.name === "FilterSyntaxError" ? "syntax error" : e.name === "FilterTypeError" ? "type error" : "evaluation error";
+    return `${name} ${e.code}`;
+  };
+  let filter;
+  try {
+    filter = compile(example.expression, options);
+  } catch (e) {
+    return kind(e);
+  }
+  if (example.datum === undefined) return "compiles";
+  try {
+    return String(filter.evaluate(parseJson(example.datum)));
+  } catch (e) {
+    return kind(e);
+  }
+}
+
+/** What the page says: the same shape as `outcome`. */
+function claimed(example: Example): string {
+  const [first] = codeSpans(example.result);
+  const error = /^\*(syntax|type|evaluation) error\*/.exec(example.result);
+  if (error) return `${error[1]} error ${first ?? "(no code)"}`;
+  return example.datum === undefined && first === undefined ? "compiles" : (first ?? example.result);
+}
+
+/** The `compile('…', options)` calls of the TypeScript blocks, and whether the block expects a throw. */
+function codeCalls(page: string): { where: string; expression: string; options: CompileOptions; throws: boolean }[] {
+  const text = readFileSync(join(ROOT, page), "utf8");
+  const calls = [];
+  const block = /```ts\n([\s\S]*?)```/g;
+  for (let b = block.exec(text); b !== null; b = block.exec(text)) {
+    const code = b[1] ?? "";
+    const call = /compile(?:<[^>]*>)?\('((?:[^'\\]|\\.)*)'(?:,\s*(\{[^}]*\}))?\)/g;
+    for (let c = call.exec(code); c !== null; c = call.exec(code)) {
+      const expression = (c[1] ?? "").replace(/\\(.)/g, (_, x: string) => (x === "n" ? "\n" : x === "t" ? "\t" : x));
+      const given = c[2] ?? "";
+      const schema = /schemas\.job/.test(given) ? schemas.job : /schemas\.deployment/.test(given) ? schemas.deployment : /schema: [Nn]ode/.test(given) ? Node : undefined;
+      const line = text.slice(0, b.index + 6 + c.index).split("\n").length;
+      calls.push({ where: `${page}:${line}`, expression, options: { schema, check: !/check: false/.test(given) }, throws: /\bcatch\b/.test(code) });
+    }
+  }
+  return calls;
+}
+
+describe("the examples of README.md, docs/ and server/docs/ are true", () => {
+  const all = PAGES.flatMap(examples);
+
+  it("finds the example tables (the extraction itself works)", () => {
+    expect(all.length).toBeGreaterThan(300);
+    expect(new Set(all.map((e) => e.mode))).toEqual(new Set(Object.keys(MODES)));
+    expect(all.some((e) => e.where.startsWith("README.md"))).toBe(true);
+  });
+
+  for (const page of PAGES) {
+    const mine = all.filter((e) => e.where.startsWith(`${page}:`));
+    if (mine.length === 0) continue;
+    it(`${page}: every row of every example table (${mine.length} examples)`, () => {
+      const wrong = mine
+        .map((e) => ({ e, got: outcome(e), want: claimed(e) }))
+        .filter(({ got, want }) => got !== want)
+        .map(({ e, got, want }) => `${relative(ROOT, join(ROOT, e.where))} (${e.mode}) ${e.expression}: the page says ${want}, the code gives ${got}`);
+      expect(wrong).toEqual([]);
+    });
+  }
+
+  it("every compile('…') of a TypeScript block compiles, except in a block that catches its error", () => {
+    const calls = PAGES.flatMap(codeCalls);
+    expect(calls.length).toBeGreaterThan(3);
+    const wrong = calls.filter((c) => {
+      try {
+        compile(c.expression, c.options);
+        return c.throws;
+      } catch (e) {
+        if (!FilterError.is(e)) throw e;
+        return !c.throws;
+      }
+    });
+    expect(wrong.map((c) => `${c.where}: ${c.expression}`)).toEqual([]);
+  });
+});
