@@ -122,10 +122,12 @@ function typedField<F>(key: string, base: BaseOp, type: Type, lit: LiteralValue,
     };
   }
   if (base === "in" && type.kind === "list" && concrete(type.elem).kind === "string") {
+    // A null element of a typed list of strings is "" once decoded, as in the reference.
+    const empty = text === "";
     return (d, f) => {
       if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
         const v = (d as Rec)[key];
-        return (Array.isArray(v) && v.includes(text)) !== negated;
+        return (Array.isArray(v) && (v.includes(text) || (empty && v.includes(null)))) !== negated;
       }
       return general(d, f);
     };
@@ -197,7 +199,10 @@ export function typedTest(base: BaseOp, field: Type, lit: LiteralValue, e: Match
       }
     case "in":
       if (field.kind === "string") return text === "" ? () => true : (v) => typeof v === "string" && v.includes(text);
-      if (field.kind === "list" && concrete(field.elem).kind === "string") return (v) => Array.isArray(v) && v.includes(text);
+      if (field.kind === "list" && concrete(field.elem).kind === "string") {
+        // A null element of a typed list of strings is "" once decoded, as in the reference.
+        return text === "" ? (v) => Array.isArray(v) && (v.includes("") || v.includes(null)) : (v) => Array.isArray(v) && v.includes(text);
+      }
       if (field.kind === "map") {
         const safe = !(text in OBJECT_PROTO);
         return (v) => ((v != null && (v as Proto).__proto__ === OBJECT_PROTO) && safe ? text in (v as Rec) : typeof v === "object" && v !== null && !Array.isArray(v) && Object.prototype.hasOwnProperty.call(v, text));

@@ -141,19 +141,26 @@ export function parseFloat64(text: string): Converted<number> {
   return value;
 }
 
-/** m · 2^e correctly rounded to a double (m ≥ 0). */
+/**
+ * m · 2^e correctly rounded to a double (m ≥ 0), rounding once as Go's `ParseFloat` does: the bits
+ * below the double's last place (the 53rd significant bit, or 2^-1074 for subnormals) are rounded
+ * half to even on the exact integer, and the rest is scaled exactly.
+ */
 function scaleBinary(m: bigint, e: number): number {
   if (m === 0n) return 0;
   const bits = m.toString(2).length;
-  // Reduce to at most 64 significant bits with a sticky bit, then let the FPU round once.
-  if (bits > 64) {
-    const shift = BigInt(bits - 64);
-    const sticky = (m & ((1n << shift) - 1n)) !== 0n ? 1n : 0n;
-    m = (m >> shift) | sticky;
-    e += bits - 64;
+  const top = bits - 1 + e;
+  const low = Math.max(top - 52, -1074);
+  if (low > e) {
+    const shift = BigInt(low - e);
+    const rem = m & ((1n << shift) - 1n);
+    const half = 1n << (shift - 1n);
+    m >>= shift;
+    if (rem > half || (rem === half && (m & 1n) === 1n)) m += 1n;
+    e = low;
   }
+  // m has at most 54 bits: exact as a double; each scaling step below is exact (or overflows).
   let v = Number(m);
-  // Apply the exponent in steps that cannot overflow or underflow early.
   while (e > 0) {
     const s = Math.min(e, 1000);
     v *= 2 ** s;
