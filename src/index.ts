@@ -41,6 +41,11 @@ export type { EvaluationBudget } from "./evaluate/budget.js";
 export type { PlanNode } from "./evaluate/compile.js";
 export { parseJson } from "./json.js";
 
+// SQL pushdown (docs/sql.md)
+export { toSQL, SQLITE_MATCHES_FUNCTION, type ToSqlOptions, type SqlTranslation, type SqlDialect, type FilterSource } from "./sql/translate.js";
+export { filterPage, type FilterPageOptions, type FilterPage, type PageFilter, type QueryFunction } from "./sql/page.js";
+export { sqliteMatches, registerSqliteFunctions, type SqliteDatabase } from "./sql/sqlite-functions.js";
+
 /** Options of `compile`. */
 export interface CompileOptions extends ParseOptions, EvaluateOptions {
   /**

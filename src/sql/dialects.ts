@@ -1,0 +1,260 @@
+/**
+ * The SQL each engine needs to inspect a JSON column: type tests, key and index tests, string, number
+ * and bool comparisons, element searches. Every condition returned is NULL-free; every value that comes
+ * from the expression (a path, a string, a number) is a bound parameter.
+ *
+ * - PostgreSQL: the column is `jsonb`; a path is `col #> $n::text[]`, text `#>>`, types `jsonb_typeof`.
+ * - SQLite: the column holds JSON text; a path is a bound `$."key"[0]` path for `json_type` and
+ *   `json_extract`, elements come from `json_each`.
+ */
+import { and, atom, caseWhen, FALSE, or, param, TRUE, type Cond, type Frag, type Placeholders } from "./sql.js";
+
+/** The JSON types as the data has them. */
+export type JsonKind = "string" | "number" | "boolean" | "null" | "array" | "object";
+
+/** One step of a path: an object key or an array index (each container kind is known when it is taken). */
+export type PathStep = { readonly key: string } | { readonly index: number };
+
+/**
+ * A JSON value: a path from the column, or the element `e` of the innermost element search.
+ * A path that reaches nothing is "missing" (SQL NULL inside, never outside, a condition).
+ */
+export type Ref = { readonly base: "column"; readonly steps: readonly PathStep[] } | { readonly base: "element" };
+
+/** Whether a number comparison is exact (`u` ≡ `l`) or a sound bracket. */
+export interface NumberTest {
+  /** The value may equal (true where it does). */
+  readonly u: Cond;
+  /** The value surely equals. */
+  readonly l: Cond;
+}
+
+/** The engine-specific SQL. */
+export interface Dialect {
+  readonly name: "postgres" | "sqlite";
+  readonly placeholders: Placeholders;
+  /** Whether this text can be bound as a parameter (well-formed, and no NUL on PostgreSQL). */
+  canBind(text: string): boolean;
+  /** Whether the path can be written (its keys can be bound). */
+  canPath(ref: Ref): boolean;
+  /** The value exists and has one of these JSON types. */
+  typeIs(ref: Ref, kinds: readonly JsonKind[]): Cond;
+  /** An object has the key (only meaningful where the value is an object). */
+  hasKey(ref: Ref, key: string): Cond;
+  /** An array has more than `n` elements (where the value is an array). */
+  longerThan(ref: Ref, n: number): Cond;
+  /** The value is the JSON string `s`. */
+  strEq(ref: Ref, s: string): Cond;
+  /** The value is a string containing `s`, starting or ending with it. */
+  strHas(ref: Ref, s: string, where: "anywhere" | "start" | "end"): Cond;
+  /** The value is the JSON bool `b`. */
+  boolIs(ref: Ref, b: boolean): Cond;
+  /** The value is a number whose float64 reading equals `v` (finite, not NaN). */
+  numEq(ref: Ref, v: number): NumberTest;
+  /** The value is a number equal to the integer `v` with `|v| ≥ 2^53` (exactly, or by float64 reading). */
+  bigIntEq(ref: Ref, v: bigint): NumberTest;
+  /** The value is `[]` / `{}`. */
+  isEmptyArray(ref: Ref): Cond;
+  isEmptyObject(ref: Ref): Cond;
+  /** Some element of an array satisfies `pred` (only meaningful where the value is an array). */
+  someElement(ref: Ref, pred: Cond): Cond;
+  /** An array holds the string `s` as an element, index-friendly where the engine allows. */
+  arrayHasString(ref: Ref, s: string): Cond;
+  /** The string value matches an RE2 pattern exactly, when the engine has the function. */
+  regex?(ref: Ref, pattern: string): Cond;
+}
+
+const TWO_53 = 2 ** 53;
+
+/** Double quotes an identifier. */
+export function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+function wellFormed(s: string): boolean {
+  return (s as string & { isWellFormed(): boolean }).isWellFormed();
+}
+
+/** PostgreSQL (also PGlite): a `jsonb` column. */
+export function postgres(column: string): Dialect {
+  const col = quoteIdent(column);
+  const pathParam = (ref: Ref & { base: "column" }) => param(ref.steps.map((s) => ("key" in s ? s.key : String(s.index))), "text[]");
+  /** The jsonb value (NULL when missing). */
+  const x = (ref: Ref): Frag => (ref.base === "element" ? ["e.v"] : ref.steps.length === 0 ? [col] : ["(", col, " #> ", pathParam(ref), ")"]);
+  /** The text of a string value (NULL when missing or JSON null). */
+  const text = (ref: Ref): Frag => (ref.base === "element" ? ["(e.v #>> '{}')"] : ["(", col, " #>> ", pathParam(ref), ")"]);
+  const typeIs = (ref: Ref, kinds: readonly JsonKind[]): Cond => {
+    if (kinds.length === 0) return FALSE;
+    const list = kinds.map((k) => `'${k}'`).join(", ");
+    return atom("COALESCE(jsonb_typeof(", ...x(ref), kinds.length === 1 ? `) = ${list}` : `) IN (${list})`, ", FALSE)");
+  };
+  const isString = (ref: Ref) => typeIs(ref, ["string"]);
+  const textParam = (s: string) => param(s, "text");
+  const inRange = (ref: Ref): Cond => atom("abs((", ...x(ref), ")::numeric) BETWEEN 1e-307 AND 1e308 OR (", ...x(ref), ")::numeric = 0");
+  const floatEq = (ref: Ref, v: number): NumberTest => {
+    const cmp = atom("(", ...x(ref), ")::float8 = ", param(String(v), "float8"));
+    // Outside the guarded range a number reads as a double far from any v with 1e-300 ≤ |v| ≤ 1e300.
+    const far = Math.abs(v) >= 1e-300 && Math.abs(v) <= 1e300;
+    return {
+      u: caseWhen(typeIs(ref, ["number"]), caseWhen(inRange(ref), cmp, far ? FALSE : TRUE), FALSE),
+      l: caseWhen(typeIs(ref, ["number"]), caseWhen(inRange(ref), cmp, FALSE), FALSE),
+    };
+  };
+  return {
+    name: "postgres",
+    placeholders: "numbered",
+    canBind: (s) => wellFormed(s) && !s.includes("\u0000"),
+    canPath: (ref) => ref.base === "element" || ref.steps.every((s) => !("key" in s) || (wellFormed(s.key) && !s.key.includes("\u0000"))),
+    typeIs,
+    hasKey: (ref, key) => atom("COALESCE(", ...x(ref), " ? ", textParam(key), ", FALSE)"),
+    longerThan: (ref, n) =>
+      n >= 2 ** 31 - 1
+        ? FALSE
+        : caseWhen(typeIs(ref, ["array"]), atom("jsonb_array_length(", ...x(ref), ") > ", param(String(n), "int")), FALSE),
+    // The comparison comes first so that an expression index on `col #>> '{...}'` can serve it; the
+    // type test makes the conjunction NULL-free (a missing value fails it).
+    strEq: (ref, s) => and(atom(...text(ref), " = ", textParam(s)), isString(ref)),
+    strHas: (ref, s, where) => {
+      if (s === "") return isString(ref);
+      if (where === "anywhere") return and(atom("strpos(", ...text(ref), ", ", textParam(s), ") > 0"), isString(ref));
+      const escaped = s.replace(/[\\%_]/g, (c) => `\\${c}`);
+      return and(atom(...text(ref), ' COLLATE "C" LIKE ', textParam(where === "start" ? `${escaped}%` : `%${escaped}`)), isString(ref));
+    },
+    boolIs: (ref, b) => atom("COALESCE(", ...x(ref), b ? " = 'true'::jsonb" : " = 'false'::jsonb", ", FALSE)"),
+    numEq: floatEq,
+    bigIntEq: (ref, v) => {
+      const f = floatEq(ref, Number(v));
+      const exact = caseWhen(typeIs(ref, ["number"]), atom("(", ...x(ref), ")::numeric = ", param(String(v), "numeric")), FALSE);
+      return { u: or(exact, f.u), l: FALSE };
+    },
+    isEmptyArray: (ref) => atom("COALESCE(", ...x(ref), " = '[]'::jsonb, FALSE)"),
+    isEmptyObject: (ref) => atom("COALESCE(", ...x(ref), " = '{}'::jsonb, FALSE)"),
+    someElement: (ref, pred) => {
+      if (pred.k === "const" && !pred.v) return FALSE;
+      const inner = renderInline(pred);
+      return caseWhen(typeIs(ref, ["array"]), atom("EXISTS (SELECT 1 FROM jsonb_array_elements(", ...x(ref), ") AS e(v) WHERE ", ...inner, ")"), FALSE);
+    },
+    arrayHasString: (ref, s) => {
+      if (ref.base === "column" && ref.steps.every((st) => "key" in st)) {
+        // `col @> '{"a":{"b":["s"]}}'`: a GIN index on the column serves it.
+        let doc: unknown = [s];
+        for (let i = ref.steps.length - 1; i >= 0; i--) doc = { [(ref.steps[i] as { key: string }).key]: doc };
+        return atom(col, " @> ", param(JSON.stringify(doc), "jsonb"));
+      }
+      return atom("COALESCE(", ...x(ref), " @> ", param(JSON.stringify([s]), "jsonb"), ", FALSE)");
+    },
+  };
+}
+
+/** SQLite: a TEXT column holding JSON (stored as `JSON.stringify` writes it). */
+export function sqlite(column: string, options: { regexFunction?: string } = {}): Dialect {
+  const col = quoteIdent(column);
+  const path = (ref: Ref & { base: "column" }) =>
+    param(`$${ref.steps.map((s) => ("key" in s ? `."${s.key}"` : `[${s.index}]`)).join("")}`);
+  const type = (ref: Ref): Frag => (ref.base === "element" ? ["e.type"] : ["json_type(", col, ", ", path(ref), ")"]);
+  const value = (ref: Ref): Frag => (ref.base === "element" ? ["e.value"] : ["json_extract(", col, ", ", path(ref), ")"]);
+  const NAMES: Record<JsonKind, readonly string[]> = {
+    string: ["text"],
+    number: ["integer", "real"],
+    boolean: ["true", "false"],
+    null: ["null"],
+    array: ["array"],
+    object: ["object"],
+  };
+  const typeIs = (ref: Ref, kinds: readonly JsonKind[]): Cond => {
+    const names = kinds.flatMap((k) => NAMES[k]);
+    if (names.length === 0) return FALSE;
+    return atom("COALESCE(", ...type(ref), `, '') IN (${names.map((n) => `'${n}'`).join(", ")})`);
+  };
+  const isText = (ref: Ref) => atom("COALESCE(", ...type(ref), ", '') = 'text'");
+  const real = (v: number) => ["CAST(", param(v), " AS REAL)"] as const;
+  const dialect: Dialect = {
+    name: "sqlite",
+    placeholders: "positional",
+    canBind: (s) => wellFormed(s),
+    // SQLite's path syntax has no escape for `"` in a quoted key.
+    canPath: (ref) => ref.base === "element" || ref.steps.every((s) => !("key" in s) || (wellFormed(s.key) && !s.key.includes('"'))),
+    typeIs,
+    hasKey: (ref, key) => (ref.base === "element" ? TRUE : atom("EXISTS (SELECT 1 FROM json_each(", col, ", ", path(ref), ") AS k WHERE k.key = ", param(key), ")")),
+    longerThan: (ref, n) => atom("COALESCE(json_array_length(", ...(ref.base === "element" ? ["e.value"] : [col, ", ", path(ref)]), ") > ", param(n), ", FALSE)"),
+    strEq: (ref, s) => and(isText(ref), atom(...value(ref), " = ", param(s))),
+    strHas: (ref, s, where) => {
+      if (s === "") return isText(ref);
+      const v = value(ref);
+      if (where === "anywhere") return and(isText(ref), atom("instr(", ...v, ", ", param(s), ") > 0"));
+      if (where === "start") return and(isText(ref), atom("substr(", ...v, ", 1, length(", param(s), ")) = ", param(s)));
+      return and(isText(ref), atom("length(", ...v, ") >= length(", param(s), ") AND substr(", ...v, ", -length(", param(s), ")) = ", param(s)));
+    },
+    boolIs: (ref, b) => atom("COALESCE(", ...type(ref), b ? ", '') = 'true'" : ", '') = 'false'"),
+    numEq: (ref, v) => {
+      if (!Number.isFinite(v)) return { u: and(typeIs(ref, ["number"]), atom("abs(", ...value(ref), ") > 1.7976931348623157e308")), l: FALSE };
+      // SQLite reads JSON numbers with its own decimal conversion: a small tolerance keeps `u` sound;
+      // an integer compares exactly, and so does the number's JSON text when it is how JavaScript writes v.
+      const tol = Math.abs(v) * 1e-14 + 1e-300;
+      const u = and(typeIs(ref, ["number"]), atom("abs(", ...value(ref), " - ", ...real(v), ") <= ", param(tol)));
+      const exactInt = Number.isInteger(v) && Math.abs(v) < TWO_53 ? atom("COALESCE(", ...type(ref), ", '') = 'integer' AND ", ...value(ref), " = ", ...real(v)) : FALSE;
+      const exactText = ref.base === "column" ? atom("COALESCE(", col, " -> ", path(ref), " = ", param(JSON.stringify(v)), ", FALSE)") : FALSE;
+      return { u, l: or(exactInt, exactText) };
+    },
+    bigIntEq: (ref, v) => {
+      const f = dialect.numEq(ref, Number(v));
+      return { u: f.u, l: FALSE };
+    },
+    isEmptyArray: (ref) => and(typeIs(ref, ["array"]), atom("json_array_length(", ...(ref.base === "element" ? ["e.value"] : [col, ", ", path(ref)]), ") = 0")),
+    isEmptyObject: (ref) =>
+      ref.base === "element"
+        ? and(typeIs(ref, ["object"]), atom("e.value = '{}'"))
+        : and(typeIs(ref, ["object"]), atom("NOT EXISTS (SELECT 1 FROM json_each(", col, ", ", path(ref), "))")),
+    someElement: (ref, pred) => {
+      if (pred.k === "const" && !pred.v) return FALSE;
+      if (ref.base === "element") return TRUE;
+      return and(typeIs(ref, ["array"]), atom("EXISTS (SELECT 1 FROM json_each(", col, ", ", path(ref), ") AS e WHERE ", ...renderInline(pred), ")"));
+    },
+    arrayHasString: (ref, s) => dialect.someElement(ref, dialect.strEq({ base: "element" }, s)),
+  };
+  if (options.regexFunction !== undefined) {
+    const fn = options.regexFunction;
+    dialect.regex = (ref, pattern) => and(isText(ref), atom(fn, "(", param(pattern), ", ", ...value(ref), ") = 1"));
+  }
+  return dialect;
+}
+
+/** A condition as a fragment, to embed in a subquery (its parameters stay parameters). */
+function renderInline(c: Cond): Frag {
+  const out: (string | { value: unknown; cast?: string })[] = [];
+  const emit = (x: Cond): void => {
+    switch (x.k) {
+      case "const":
+        out.push(x.v ? "TRUE" : "FALSE");
+        return;
+      case "atom":
+        out.push("(", ...x.f, ")");
+        return;
+      case "not":
+        out.push("NOT (");
+        emit(x.x);
+        out.push(")");
+        return;
+      case "and":
+      case "or":
+        out.push("(");
+        x.xs.forEach((y, i) => {
+          if (i > 0) out.push(x.k === "and" ? " AND " : " OR ");
+          emit(y);
+        });
+        out.push(")");
+        return;
+      case "case":
+        out.push("(CASE WHEN ");
+        emit(x.w);
+        out.push(" THEN ");
+        emit(x.a);
+        out.push(" ELSE ");
+        emit(x.b);
+        out.push(" END)");
+        return;
+    }
+  };
+  emit(c);
+  return out;
+}

@@ -1,0 +1,226 @@
+/**
+ * Each match operator on one kind of value, as the three predicates (predicates.ts). The behaviour is
+ * that of `semantics/operators.ts`: the same literal conversions (computed here, at translation
+ * time, with the package's converters), the same errors by kind, the same zero values.
+ */
+import type { Pattern } from "../evaluate/regex.js";
+import type { BaseOp, LiteralValue } from "../semantics/operators.js";
+import { concrete, type Kind } from "../semantics/select.js";
+import { isFailure } from "../semantics/values.js";
+import type { Dialect, Ref } from "./dialects.js";
+import type { KindCase } from "./path.js";
+import { between, constant, ERROR, exactly, UNKNOWN, type Triple } from "./predicates.js";
+import { and, FALSE, not, or, TRUE, type Cond } from "./sql.js";
+
+const TWO_53 = 2n ** 53n;
+const ELEMENT: Ref = { base: "element" };
+
+/** The base operation (not negated) on the value of one kind case. */
+export function operate(base: BaseOp, c: KindCase, lit: LiteralValue, pattern: Pattern | undefined, d: Dialect): Triple {
+  switch (base) {
+    case "equal":
+      return equal(c, lit, d);
+    case "in":
+      return contains(c, lit, d);
+    case "empty":
+      return empty(c, d);
+    case "nil":
+      return nil(c);
+    case "matches":
+      return matches(c, pattern!, d);
+  }
+}
+
+/** Equality of a number at `ref` with a converted literal of kind `kind`. */
+function numberEquals(ref: Ref, kind: "int" | "uint" | "float", v: bigint | number, d: Dialect): Triple {
+  if (typeof v === "bigint") {
+    if (v < TWO_53 && v > -TWO_53) return numberEquals(ref, "float", Number(v), d);
+    const t = d.bigIntEq(ref, v);
+    return between(t.u, t.l);
+  }
+  if (Number.isNaN(v)) return constant(false);
+  void kind;
+  const t = d.numEq(ref, v);
+  return between(t.u, t.l);
+}
+
+function equal(c: KindCase, lit: LiteralValue, d: Dialect): Triple {
+  switch (c.kind) {
+    case "string":
+      if (c.zero) return constant(lit.text === "");
+      return d.canBind(lit.text) ? exactly(d.strEq(c.ref, lit.text)) : between(TRUE, FALSE);
+    case "int":
+    case "uint": {
+      const v = lit[c.kind];
+      if (isFailure(v)) return ERROR;
+      return c.zero ? constant(v === 0n) : numberEquals(c.ref, c.kind, v, d);
+    }
+    case "float": {
+      const v = lit.float;
+      if (isFailure(v)) return ERROR;
+      return c.zero ? constant(v === 0) : numberEquals(c.ref, "float", v, d);
+    }
+    case "bool": {
+      const v = lit.bool;
+      if (isFailure(v)) return ERROR;
+      return c.zero ? constant(!v) : exactly(d.boolIs(c.ref, v));
+    }
+    default:
+      return ERROR;
+  }
+}
+
+/** The element test of a typed list (as `elementTest` in operators.ts), over the element `e`. */
+function typedElement(kind: Kind, lit: LiteralValue, d: Dialect): Triple | { u: Cond; l: Cond } {
+  switch (kind) {
+    case "string":
+      if (!d.canBind(lit.text)) return { u: TRUE, l: FALSE };
+      // A non-string element reads as "".
+      return exactly(lit.text === "" ? or(not(d.typeIs(ELEMENT, ["string"])), d.strEq(ELEMENT, "")) : d.strEq(ELEMENT, lit.text));
+    case "int":
+    case "uint":
+    case "float": {
+      const v = kind === "float" ? lit.float : lit[kind];
+      if (isFailure(v)) return ERROR;
+      const t = numberEquals(ELEMENT, kind, v, d);
+      const zero = v === 0 || v === 0n ? not(d.typeIs(ELEMENT, ["number"])) : FALSE;
+      return { u: or(t.u, zero), l: or(t.l, zero) };
+    }
+    case "bool": {
+      const v = lit.bool;
+      if (isFailure(v)) return ERROR;
+      return exactly(v ? d.boolIs(ELEMENT, true) : not(d.boolIs(ELEMENT, true)));
+    }
+    default:
+      return ERROR;
+  }
+}
+
+function contains(c: KindCase, lit: LiteralValue, d: Dialect): Triple {
+  switch (c.kind) {
+    case "string":
+      if (c.zero) return constant(lit.text === "");
+      return d.canBind(lit.text) ? exactly(d.strHas(c.ref, lit.text, "anywhere")) : between(TRUE, FALSE);
+    case "map":
+      if (c.zero) return constant(false);
+      return d.canBind(lit.text) ? exactly(d.hasKey(c.ref, lit.text)) : between(TRUE, FALSE);
+    case "list": {
+      const ct = concrete(c.type);
+      const elemType = ct.kind === "list" ? ct.elem : ct;
+      if (elemType.kind === "any") return c.zero ? constant(false) : dynamicContains(c.ref, lit, d);
+      if (elemType.kind === "pointer") return UNKNOWN;
+      const test = typedElement(elemType.kind, lit, d);
+      if ("e" in test && test.e !== FALSE) return test; // the literal does not convert, or the elements do not compare
+      if (c.zero) return constant(false);
+      if (elemType.kind === "string" && lit.text !== "" && d.canBind(lit.text)) return exactly(d.arrayHasString(c.ref, lit.text));
+      return between(d.someElement(c.ref, test.u), d.someElement(c.ref, test.l));
+    }
+    case "int":
+    case "uint":
+    case "float":
+    case "bool":
+    default:
+      // Converting the literal may fail first, but either way it is an error.
+      return ERROR;
+  }
+}
+
+/**
+ * `in` over a JSON list: each element by its own kind, texts that do not convert skipped; an element
+ * that is null, a list or a map is an error if the search reaches it (a match before it wins).
+ */
+function dynamicContains(ref: Ref, lit: LiteralValue, d: Dialect): Triple {
+  const u: Cond[] = [];
+  const l: Cond[] = [];
+  const bad: Cond[] = [d.typeIs(ELEMENT, ["null", "array", "object"])];
+  if (d.canBind(lit.text)) {
+    const s = d.strEq(ELEMENT, lit.text);
+    u.push(s);
+    l.push(s);
+  } else u.push(d.typeIs(ELEMENT, ["string"]));
+  const f = lit.float;
+  if (!isFailure(f)) {
+    if (!Number.isNaN(f)) {
+      const t = d.numEq(ELEMENT, f);
+      u.push(t.u);
+      l.push(t.l);
+    }
+  } else if (f.failure === "range") bad.push(d.typeIs(ELEMENT, ["number"]));
+  const b = lit.bool;
+  if (!isFailure(b)) {
+    const t = d.boolIs(ELEMENT, b);
+    u.push(t);
+    l.push(t);
+  }
+  const anyBad = d.someElement(ref, or(...bad));
+  return {
+    u: or(d.someElement(ref, or(...u)), anyBad),
+    l: and(d.someElement(ref, or(...l)), not(anyBad)),
+    e: anyBad,
+    tight: false,
+  };
+}
+
+function empty(c: KindCase, d: Dialect): Triple {
+  switch (c.kind) {
+    case "string":
+      return c.zero ? constant(true) : exactly(d.strEq(c.ref, ""));
+    case "list":
+      return c.zero ? constant(true) : exactly(d.isEmptyArray(c.ref));
+    case "map":
+      return c.zero ? constant(true) : exactly(d.isEmptyObject(c.ref));
+    default:
+      return ERROR;
+  }
+}
+
+function nil(c: KindCase): Triple {
+  switch (c.kind) {
+    case "invalid":
+      return constant(true);
+    case "list":
+    case "map":
+      return constant(c.zero);
+    case "record":
+      return constant(false);
+    default:
+      return ERROR;
+  }
+}
+
+const META = /[\\.+*?()|[\]{}^$]/;
+
+function matches(c: KindCase, pattern: Pattern, d: Dialect): Triple {
+  if (c.kind !== "string" || pattern.error !== undefined) return ERROR;
+  if (c.zero) return constant(pattern.test(""));
+  const source = pattern.source;
+  if (d.regex && d.canBind(source)) return exactly(d.regex(c.ref, source));
+  if (pattern.engine === "literal") {
+    // The same reading as regex.ts's literal matcher: `lit`, `^lit`, `lit$`, `^lit$`.
+    const start = source.startsWith("^");
+    const end = source.endsWith("$") && source.length > (start ? 1 : 0);
+    const body = source.slice(start ? 1 : 0, end ? -1 : undefined);
+    if (!META.test(body) && d.canBind(body)) {
+      if (start && end) return exactly(d.strEq(c.ref, body));
+      return exactly(d.strHas(c.ref, body, start ? "start" : end ? "end" : "anywhere"));
+    }
+  }
+  const prefix = literalPrefix(source);
+  const u = prefix !== "" && d.canBind(prefix) ? d.strHas(c.ref, prefix, "start") : TRUE;
+  return between(u, FALSE);
+}
+
+/**
+ * A literal every match must start with: the characters after a leading `^` up to the first
+ * metacharacter (the last one dropped when a quantifier may repeat or skip it). "" when the pattern
+ * has an alternation or starts otherwise.
+ */
+export function literalPrefix(source: string): string {
+  if (!source.startsWith("^") || source.includes("|")) return "";
+  let i = 1;
+  while (i < source.length && !META.test(source[i]!)) i++;
+  let prefix = source.slice(1, i);
+  const next = source[i];
+  if (next === "*" || next === "?" || next === "{") prefix = prefix.slice(0, -1);
+  return prefix;
+}

@@ -1,0 +1,133 @@
+/**
+ * The whole loop for a paginated list kept in a database: candidate rows come from SQL in the
+ * caller's key order, in keyset chunks (never `LIMIT per_page` past a residual filter), and the
+ * compiled filter decides on each, so the page, the next token and the first error are those of a
+ * full scan (`server`'s paginator): items whose key sorts before the token are skipped, the first
+ * `perPage` matches form the page, the key of the next match is the next token.
+ */
+import { parseJson } from "../json.js";
+import { quoteIdent } from "./dialects.js";
+import { toSQL, type SqlDialect, type ToSqlOptions } from "./translate.js";
+import type { Expr } from "../syntax/ast.js";
+import type { Schema } from "../semantics/schema.js";
+
+/** Runs parameterised SQL and resolves to its rows as objects (pg, PGlite, sql.js, better-sqlite3 …). */
+export type QueryFunction = (sql: string, params: unknown[]) => Promise<readonly Record<string, unknown>[]>;
+
+/** A compiled filter, as `compile` returns it. */
+export interface PageFilter<T> {
+  readonly ast: Expr;
+  readonly schema: Schema | undefined;
+  evaluate(datum: T): boolean;
+}
+
+/** Options of `filterPage`. */
+export interface FilterPageOptions<T> {
+  /** Runs one statement. */
+  query: QueryFunction;
+  filter: PageFilter<T>;
+  dialect: SqlDialect;
+  /** The table (a trusted identifier). */
+  table: string;
+  /** The JSON column (NOT NULL). Default `doc`. */
+  column?: string;
+  /** The unique text key the list is ordered by, bytewise (`COLLATE "C"` on PostgreSQL). Default `id`. */
+  key?: string;
+  /** Start at the first item whose key is ≥ this (≤ in reverse); "" or absent: from the start. */
+  nextToken?: string;
+  /** Items per page; 0: all. */
+  perPage: number;
+  /** Descending key order. */
+  reverse?: boolean;
+  /** Rows fetched by the first query of a residual filter (it doubles on each further query). Default 100. */
+  chunkSize?: number;
+  /**
+   * An extra condition of the caller's (a namespace, a key prefix), ANDed to the filter's: `p(value)`
+   * binds a value and returns its placeholder.
+   */
+  scope?: (p: (value: unknown) => string) => string;
+  /** Passed to `toSQL` (SQLite's function name, `unknownValue`). */
+  sql?: Pick<ToSqlOptions, "sqliteFunction" | "unknownValue">;
+}
+
+/** A page of results. */
+export interface FilterPage<T> {
+  readonly items: T[];
+  /** Their keys. */
+  readonly keys: string[];
+  /** The key of the first match after the page; "" on the last page. */
+  readonly nextToken: string;
+  /** Rows the database returned (the candidates the filter re-checked). */
+  readonly candidates: number;
+  /** Statements run. */
+  readonly queries: number;
+  /** Whether the SQL condition was exact (no re-check was needed). */
+  readonly exact: boolean;
+}
+
+const MAX_CHUNK = 10_000;
+
+/**
+ * One page of the rows of `table` whose JSON matches the filter, as a full scan in key order would
+ * give it. An evaluation error of the filter is thrown exactly where the full scan would throw it.
+ */
+export async function filterPage<T = unknown>(options: FilterPageOptions<T>): Promise<FilterPage<T>> {
+  const { dialect, perPage } = options;
+  const column = options.column ?? "doc";
+  const key = quoteIdent(options.key ?? "id");
+  const pg = dialect === "postgres";
+  const t = toSQL({ ast: options.filter.ast, schema: options.filter.schema }, { dialect, column, ...options.sql });
+  const want = perPage === 0 ? Infinity : perPage + 1;
+  const ordered = pg ? `${key} COLLATE "C"` : key;
+  const dir = options.reverse ? "DESC" : "ASC";
+  const select = pg ? `SELECT ${key}::text AS k, ${quoteIdent(column)}::text AS d` : `SELECT ${key} AS k, ${quoteIdent(column)} AS d`;
+
+  const items: T[] = [];
+  const keys: string[] = [];
+  let nextToken = "";
+  let candidates = 0;
+  let queries = 0;
+  let bound: { key: string; inclusive: boolean } | undefined = options.nextToken ? { key: options.nextToken, inclusive: true } : undefined;
+  let chunk = t.exact ? want : Math.max(options.chunkSize ?? 100, 1);
+  for (;;) {
+    const params = [...t.params];
+    const place = () => (pg ? `$${params.length}` : "?");
+    let where = `(${t.where})`;
+    if (options.scope) {
+      const bind = (value: unknown) => {
+        params.push(value);
+        return place();
+      };
+      where += ` AND (${options.scope(bind)})`;
+    }
+    if (bound) {
+      params.push(bound.key);
+      const op = options.reverse ? (bound.inclusive ? "<=" : "<") : bound.inclusive ? ">=" : ">";
+      where += ` AND ${ordered} ${op} ${place()}`;
+    }
+    let limit = "";
+    if (Number.isFinite(chunk)) {
+      params.push(chunk);
+      limit = ` LIMIT ${place()}`;
+    }
+    const rows = await options.query(`${select} FROM ${quoteIdent(options.table)} WHERE ${where} ORDER BY ${ordered} ${dir}${limit}`, params);
+    queries++;
+    candidates += rows.length;
+    for (const row of rows) {
+      const k = String(row.k);
+      const raw = row.d;
+      const doc = (typeof raw === "string" ? parseJson(raw) : raw) as T;
+      if (!t.exact && !options.filter.evaluate(doc)) continue;
+      if (items.length + 1 === want) {
+        nextToken = k;
+        return { items, keys, nextToken, candidates, queries, exact: t.exact };
+      }
+      items.push(doc);
+      keys.push(k);
+    }
+    if (!Number.isFinite(chunk) || rows.length < chunk || t.exact) break;
+    bound = { key: String(rows[rows.length - 1]!.k), inclusive: false };
+    chunk = Math.min(chunk * 2, MAX_CHUNK);
+  }
+  return { items, keys, nextToken, candidates, queries, exact: t.exact };
+}

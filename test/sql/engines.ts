@@ -1,0 +1,65 @@
+/**
+ * Real engines for the SQL tests: PGlite (PostgreSQL compiled to WebAssembly) and sql.js (SQLite),
+ * each behind the small query function `filterPage` takes, with a table of JSON documents.
+ */
+import { PGlite } from "@electric-sql/pglite";
+import initSqlJs from "sql.js";
+import { registerSqliteFunctions, type QueryFunction, type SqlDialect } from "../../src/index.js";
+
+export interface Engine {
+  readonly dialect: SqlDialect;
+  readonly query: QueryFunction;
+  /** Creates `table (id text PRIMARY KEY, doc <json> NOT NULL)` holding `rows` (JSON texts by key). */
+  load(table: string, rows: readonly (readonly [string, string])[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function openPglite(): Promise<Engine> {
+  const db = new PGlite();
+  const query: QueryFunction = async (sql, params) => (await db.query<Record<string, unknown>>(sql, params)).rows;
+  return {
+    dialect: "postgres",
+    query,
+    async load(table, rows) {
+      await db.exec(`DROP TABLE IF EXISTS ${table}; CREATE TABLE ${table} (id text PRIMARY KEY, doc jsonb NOT NULL)`);
+      for (let i = 0; i < rows.length; i += 500) {
+        const part = rows.slice(i, i + 500);
+        await db.query(`INSERT INTO ${table} VALUES ${part.map((_, j) => `($${2 * j + 1}, $${2 * j + 2}::jsonb)`).join(", ")}`, part.flat());
+      }
+    },
+    close: () => db.close(),
+  };
+}
+
+export async function openSqlite(): Promise<Engine> {
+  const SQL = await initSqlJs();
+  const db = new SQL.Database();
+  registerSqliteFunctions(db);
+  const query: QueryFunction = async (sql, params) => {
+    const stmt = db.prepare(sql);
+    try {
+      stmt.bind(params as (string | number | null)[]);
+      const rows: Record<string, unknown>[] = [];
+      while (stmt.step()) rows.push(stmt.getAsObject());
+      return rows;
+    } finally {
+      stmt.free();
+    }
+  };
+  return {
+    dialect: "sqlite",
+    query,
+    async load(table, rows) {
+      db.run(`DROP TABLE IF EXISTS ${table}; CREATE TABLE ${table} (id text PRIMARY KEY, doc text NOT NULL)`);
+      const stmt = db.prepare(`INSERT INTO ${table} VALUES (?, ?)`);
+      for (const r of rows) stmt.run([r[0], r[1]]);
+      stmt.free();
+    },
+    close: async () => db.close(),
+  };
+}
+
+/** JSON text keeping `bigint`s exact (the inverse of `parseJson`). */
+export function stringify(v: unknown): string {
+  return JSON.stringify(v, (_k, x: unknown) => (typeof x === "bigint" ? `\u0000big${x}` : x)).replace(/"\\u0000big(-?\d+)"/g, "$1");
+}
