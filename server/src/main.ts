@@ -2,6 +2,7 @@ import { AclFileError } from "./acl.js";
 import { ConfigError, configOptions, loadConfigFile } from "./ops/config.js";
 import { StartupError, packageVersion, startServer } from "./ops/start.js";
 import { DataFileError } from "./scheduler/load.js";
+import { DataDirError } from "./scheduler/persist.js";
 import { USAGE, UsageError, parseCommandLine, resolveOptions } from "./options.js";
 
 /** The `filter-server` command: parses the command line, starts both listeners, stops cleanly on SIGTERM/SIGINT. */
@@ -30,7 +31,11 @@ async function main(argv: readonly string[]): Promise<number> {
     await server.lifecycle.done;
     return 0;
   } catch (e) {
-    if (e instanceof ConfigError || e instanceof DataFileError || e instanceof AclFileError || e instanceof StartupError) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`filter-server: ${e.message}\n`);
+      return 2;
+    }
+    if (e instanceof ConfigError || e instanceof DataFileError || e instanceof AclFileError || e instanceof StartupError || e instanceof DataDirError) {
       process.stderr.write(`filter-server: ${e.message}\n`);
       return 1;
     }

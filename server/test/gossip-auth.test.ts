@@ -88,7 +88,8 @@ describe("POST /v1/agent/gossip needs the gossip key", () => {
     const response = await fetch(`${a.base}${GOSSIP}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
     expect(response.status).toBe(200);
     const text = await response.text();
-    const responseHeaders = Object.fromEntries(response.headers.entries());
+    const responseHeaders: Record<string, string> = {};
+    response.headers.forEach((value, name) => (responseHeaders[name] = value));
     expect(signer.verifyResponse(headers["x-svc-gossip-nonce"] as string, 200, responseHeaders, text)).toBeUndefined();
     expect(await memberNames(a)).toEqual(["alpha.global", "peer.global"]);
   });

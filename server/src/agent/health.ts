@@ -9,7 +9,8 @@ interface Part {
 
 /**
  * GET /health: `{client, server}` with the parts this agent has (or those named by `?type=`).
- * A server leads its own cluster, so its part is ok; a client is ok once it knows a server.
+ * A server leads its own cluster, so its part is ok; a client is ok once it knows a server. Neither is
+ * ok while the durable store does not accept writes.
  * Healthy: 200 application/json. Unhealthy: 500 with the same JSON, as the error body.
  */
 export function healthRoutes(app: FastifyInstance, state: AgentState): void {
@@ -26,6 +27,13 @@ export function healthRoutes(app: FastifyInstance, state: AgentState): void {
     }
     if (wants("server")) {
       body.server = state.gossip === undefined ? { message: "server not enabled", ok: false } : { message: "ok", ok: true };
+    }
+    // A store that does not accept writes (--data-dir after a failed write) makes every part unhealthy.
+    const store = state.ctx.storeHealth?.();
+    if (store !== undefined && !store.ok) {
+      for (const part of Object.values(body)) {
+        if (part.ok) Object.assign(part, { ok: false, message: store.message });
+      }
     }
     const healthy = Object.values(body).every((part) => part.ok);
     if (!healthy) {

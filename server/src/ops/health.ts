@@ -2,6 +2,7 @@ import Fastify, { LogController } from "fastify";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import { methodGuard } from "./methods.js";
 import type { Phase } from "./lifecycle.js";
+import type { StoreHealth } from "../context.js";
 
 export interface WorkerProcessInfo {
   state: "active" | "shutdown" | "unknown";
@@ -18,6 +19,8 @@ export interface HealthSource {
   activeSessions(): Promise<number>;
   /** Whether this instance also plays the worker role (answers worker_info=1). */
   worker: boolean;
+  /** Whether the durable store accepts writes (--data-dir); absent: nothing to check. */
+  store?: () => StoreHealth;
 }
 
 /** The seed's worker health values for the server's current phase. */
@@ -30,14 +33,15 @@ export async function workerInfo(source: HealthSource): Promise<WorkerProcessInf
 
 /**
  * The ops listener: GET /health is 200 with an empty body while the API listener is up, 503 while the
- * server shuts down (grace period included) or when the API listener is not up. With worker_info=1 a
+ * server shuts down (grace period included), when the API listener is not up, or while the durable
+ * store does not accept writes. With worker_info=1 a
  * worker answers its process information as JSON.
  */
 export async function buildOpsApp(source: HealthSource, logger: FastifyBaseLogger): Promise<FastifyInstance> {
   const app = Fastify({ loggerInstance: logger, logController: new LogController({ disableRequestLogging: true }), exposeHeadRoutes: false, forceCloseConnections: true });
   methodGuard(app, (reply, status, message) => void reply.code(status).type("text/plain; charset=utf-8").send(message));
   app.get("/health", async (request, reply) => {
-    const healthy = source.phase() === "serving" && source.apiListening();
+    const healthy = source.phase() === "serving" && source.apiListening() && (source.store?.().ok ?? true);
     void reply.code(healthy ? 200 : 503);
     const query = request.query as Record<string, string | string[] | undefined>;
     const wanted = [query["worker_info"]].flat().includes("1");

@@ -57,10 +57,12 @@ async function readJson(file: string, what: string): Promise<unknown> {
 }
 
 /** The state: from --data-dir when it holds one, else from --data or the demo set (and saved to --data-dir). */
-async function openState(options: ServerOptions, data: unknown, log: (msg: string, extra?: object) => void): Promise<SchedulerState> {
+async function openState(ctx: ServerContext, data: unknown, log: (msg: string, extra?: object) => void): Promise<SchedulerState> {
+  const { options } = ctx;
   const initial = () => (data !== undefined ? snapshotFromData(data) : generateDemo());
   if (options.dataDir === undefined) return new SchedulerState(initial());
   const persistence = await LevelPersistence.open(options.dataDir);
+  ctx.storeHealth = () => persistence.health();
   const stored = await persistence.load();
   if (stored !== undefined) {
     log("state loaded from the data directory", { dataDir: options.dataDir, index: stored.index, jobs: stored.jobs.length, deployments: stored.deployments.length });
@@ -100,7 +102,7 @@ export async function startServer(options: ServerOptions, config?: ServerConfig)
   if (config !== undefined) ctx.config = config;
 
   const pending: [string, object | undefined][] = [];
-  const state = await openState(options, data, (msg, extra) => pending.push([msg, extra]));
+  const state = await openState(ctx, data, (msg, extra) => pending.push([msg, extra]));
   let lifecycle: Lifecycle | undefined;
   let app: FastifyInstance;
   try {
@@ -118,6 +120,7 @@ export async function startServer(options: ServerOptions, config?: ServerConfig)
       apiListening: () => app.server.listening,
       activeSessions: () => new Promise((resolve) => app.server.getConnections((err, n) => resolve(err ? 0 : n))),
       worker: options.worker ?? options.configFile === undefined,
+      store: () => ctx.storeHealth?.() ?? { ok: true, message: "ok" },
     },
     app.log.child({ listener: "ops" }),
   );
