@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { jsonLines, run } from "./helpers.js";
+import { jsonLines, run, runBinary } from "./helpers.js";
 
 describe("filter-check: checking expressions", () => {
-  it("accepts a valid expression: exit 0, a status line, nothing on stderr", async () => {
-    const r = await run(["--schema", "job", 'Status == "running" and "dc1" in Datacenters']);
+  it("accepts a valid expression: exit 0, a status line, nothing on stderr (the real binary)", async () => {
+    const r = await runBinary(["--schema", "job", 'Status == "running" and "dc1" in Datacenters']);
     expect(r).toMatchObject({ code: 0, stderr: "" });
     expect(r.stdout).toBe("expression 1: valid\n");
   });
 
-  it("reports a syntax error with a code frame, the caret under the span, the message and a hint; exit 1", async () => {
-    const r = await run(['Status == "running" and Stop ==']);
+  it("reports a syntax error with a code frame, the caret under the span, the message and a hint; exit 1 (the real binary)", async () => {
+    const r = await runBinary(['Status == "running" and Stop ==']);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain("expression 1: invalid, 1 error\n");
     expect(r.stdout).toContain('error[unexpected-end] at 1:32: expected a value after "==", but the expression ends\n');

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { jsonLines, run, start } from "./helpers.js";
+import { jsonLines, run, runBinary, start } from "./helpers.js";
 
 let dir: string;
 beforeAll(() => {
@@ -134,7 +134,7 @@ describe("filter-check --data", () => {
     const [count, items] = await Promise.all([
       run(["--schema", "job", "--count", "--data", jsonl, expr]),
       // Parsing the whole 18 MB array at once does not fit in this heap; streaming does.
-      run(["--schema", "job", "--data", array, expr], { env: { NODE_OPTIONS: "--max-old-space-size=32" } }),
+      runBinary(["--schema", "job", "--data", array, expr], { env: { NODE_OPTIONS: "--max-old-space-size=32" } }),
     ]);
     expect(count).toEqual({ code: 0, stdout: `${expected}\n`, stderr: "" });
     expect(items.code).toBe(0);

@@ -1,6 +1,12 @@
-/** Runs the real `filter-check` as a child process (through tsx) and collects what it prints. */
+/**
+ * Runs `filter-check` and collects what it prints: in this process through its `run(argv, io)` (the
+ * command's whole behaviour, streams and environment included, without a process start per case), or
+ * as the real binary in a child process (through tsx) where the process itself is under test.
+ */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
+import { run as runCommand } from "../../src/cli/main.js";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const CLI = fileURLToPath(new URL("../../src/cli/filter-check.ts", import.meta.url));
@@ -31,8 +37,29 @@ export function start(args: readonly string[], env: Record<string, string> = {})
   return spawn(process.execPath, ["--import", "tsx", CLI, ...args], { cwd: ROOT, env: childEnv(env) });
 }
 
-/** Runs the CLI to completion. */
-export function run(args: readonly string[], options: RunOptions = {}): Promise<Result> {
+/** A stream that keeps what is written to it. */
+function collector(): { stream: Writable; text: () => string } {
+  const chunks: Buffer[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+      done();
+    },
+  });
+  return { stream, text: () => Buffer.concat(chunks).toString("utf8") };
+}
+
+/** Runs the command to completion in this process, with piped (non-terminal) streams. */
+export async function run(args: readonly string[], options: RunOptions = {}): Promise<Result> {
+  const stdin = Readable.from(options.input === undefined || options.input === "" ? [] : [Buffer.from(options.input)]);
+  const stdout = collector();
+  const stderr = collector();
+  const code = await runCommand(args, { stdin, stdout: stdout.stream, stderr: stderr.stream, env: childEnv(options.env) });
+  return { code, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+/** Runs the real binary to completion in a child process. */
+export function runBinary(args: readonly string[], options: RunOptions = {}): Promise<Result> {
   return new Promise((resolve, reject) => {
     const child = start(args, options.env);
     let stdout = "";

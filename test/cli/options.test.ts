@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ROOT, run } from "./helpers.js";
+import { ROOT, run, runBinary } from "./helpers.js";
 
 const usage = (r: { code: number | null; stdout: string; stderr: string }, message: RegExp) => {
   expect(r.code).toBe(2);
@@ -12,7 +12,7 @@ const usage = (r: { code: number | null; stdout: string; stderr: string }, messa
 describe("filter-check: options", () => {
   it("--help prints the usage on stdout and exits 0; -h too", async () => {
     for (const flag of ["--help", "-h"]) {
-      const r = await run([flag]);
+      const r = await runBinary([flag]);
       expect(r.code).toBe(0);
       expect(r.stdout).toMatch(/^Usage: filter-check \[options\] \[EXPRESSION\.\.\.\]/);
       for (const option of ["--schema", "--format", "--data", "--count", "--explain", "--strict", "--no-warnings", "--version"]) {
@@ -24,7 +24,7 @@ describe("filter-check: options", () => {
 
   it("--version prints the package.json version", async () => {
     const { version } = JSON.parse(readFileSync(`${ROOT}package.json`, "utf8")) as { version: string };
-    const r = await run(["--version"]);
+    const r = await runBinary(["--version"]);
     expect(r).toEqual({ code: 0, stdout: `filter-check (filter-expr) ${version}\n`, stderr: "" });
   });
 
