@@ -198,7 +198,10 @@ export function typedTest(base: BaseOp, field: Type, lit: LiteralValue, e: Match
           return undefined;
       }
     case "in":
-      if (field.kind === "string") return text === "" ? () => true : (v) => typeof v === "string" && v.includes(text);
+      if (field.kind === "string") {
+        if (lit.raw) return undefined;
+        return text === "" ? () => true : (v) => typeof v === "string" && v.includes(text);
+      }
       if (field.kind === "list" && concrete(field.elem).kind === "string") {
         // A null element of a typed list of strings is "" once decoded, as in the reference.
         return text === "" ? (v) => Array.isArray(v) && (v.includes("") || v.includes(null)) : (v) => Array.isArray(v) && v.includes(text);
@@ -239,6 +242,7 @@ export function dynamicTest(base: BaseOp, lit: LiteralValue, e: MatchExpr): Fiel
       };
     }
     case "in": {
+      if (lit.raw) return undefined;
       const safe = !(text in OBJECT_PROTO);
       return (v) => {
         if (typeof v === "string") return v.includes(text);

@@ -4,6 +4,7 @@
  * plain literal, optionally anchored, take an exact string fast path.
  */
 import { RE2JS } from "re2js";
+import { hasRawBytes } from "../syntax/strings.js";
 
 /** A compiled pattern: `test` or the reason it does not compile (raised when first used). */
 export interface Pattern {
@@ -19,6 +20,8 @@ const META = /[\\.+*?()|[\]{}^$]/;
 
 /** Compiles an RE2 pattern. Never throws: an invalid pattern reports its error when tested. */
 export function compilePattern(source: string): Pattern {
+  // Go's regexp/syntax reads the pattern rune by rune and fails on a byte that is not UTF-8.
+  if (hasRawBytes(source)) return invalidPattern(source, `invalid UTF-8: \`${source.slice(source.search(/[\udc80-\udcff]/))}\``);
   const literal = literalMatcher(source);
   if (literal) return { source, engine: "literal", error: undefined, test: literal };
   const native = nativeMatcher(source);
@@ -27,17 +30,20 @@ export function compilePattern(source: string): Pattern {
   try {
     re = RE2JS.compile(source);
   } catch (e) {
-    const error = e instanceof Error ? e.message.replace(/^error parsing regexp: /, "") : String(e);
-    return {
-      source,
-      engine: "re2",
-      error,
-      test() {
-        throw new Error(error);
-      },
-    };
+    return invalidPattern(source, e instanceof Error ? e.message.replace(/^error parsing regexp: /, "") : String(e));
   }
   return { source, engine: "re2", error: undefined, test: (s) => re.test(s) };
+}
+
+function invalidPattern(source: string, error: string): Pattern {
+  return {
+    source,
+    engine: "re2",
+    error,
+    test() {
+      throw new Error(error);
+    },
+  };
 }
 
 /** An exact matcher for `lit`, `^lit`, `lit$` and `^lit$` where `lit` has no metacharacters. */

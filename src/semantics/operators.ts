@@ -6,6 +6,7 @@
 import { FilterEvaluationError, type EvaluationErrorCode, type Span } from "../errors.js";
 import type { Pattern } from "../evaluate/regex.js";
 import type { MatchOp } from "../syntax/ast.js";
+import { bytesInclude, hasRawBytes } from "../syntax/strings.js";
 import { typeName, type Type } from "./schema.js";
 import { concrete, kindOf, typed, type Kind, type StepFailure } from "./select.js";
 import { isFailure, parseBool, parseFloat64, parseInt64, parseUint64, type ConversionFailure, type Converted } from "./values.js";
@@ -54,6 +55,8 @@ export function evalError(site: Pick<Site, "source" | "span">, code: EvaluationE
 /** A literal's text with its conversions to each Go type, computed once. */
 export interface LiteralValue {
   readonly text: string;
+  /** True when the text holds raw bytes (not valid UTF-8; see syntax/strings.ts). */
+  readonly raw: boolean;
   readonly bool: Converted<boolean>;
   readonly int: Converted<bigint>;
   readonly uint: Converted<bigint>;
@@ -66,7 +69,11 @@ class LazyLiteral implements LiteralValue {
   private i?: Converted<bigint>;
   private u?: Converted<bigint>;
   private f?: Converted<number>;
+  private r?: boolean;
   constructor(readonly text: string) {}
+  get raw(): boolean {
+    return (this.r ??= hasRawBytes(this.text));
+  }
   get bool(): Converted<boolean> {
     return (this.b ??= parseBool(this.text));
   }
@@ -173,7 +180,8 @@ export function contains(site: Site, type: Type, value: unknown, lit: LiteralVal
   const kind = kindOf(type, value);
   switch (kind) {
     case "string":
-      return (value as string).includes(lit.text);
+      // Go compares bytes: a literal with raw bytes (`"\xc3"`) may be part of a character.
+      return lit.raw ? bytesInclude(value as string, lit.text) : (value as string).includes(lit.text);
     case "map":
       return value !== null && Object.prototype.hasOwnProperty.call(value, lit.text);
     case "list": {

@@ -51,6 +51,10 @@ export interface Selector {
  * - `pointer`: a double-quoted JSON-Pointer-shaped string, `"/x/y"`, whose text is `x/y` (a quirk of
  *   the reference, which reads it as a selector and prints it back without its leading slash)
  * - `word`: a bare selector-shaped word, `a.b["c"]`, taken as its text `a.b.c`
+ *
+ * Strings are bytes, as in the reference: where an escape makes the value invalid UTF-8 (`"\xff"`),
+ * `text` holds each stray byte as the lone surrogate U+DC80 + (byte − 0x80) (see syntax/strings.ts:
+ * `hasRawBytes`, `utf8Bytes`); such a text equals no decoded JSON string. Key segments likewise.
  */
 export interface Literal {
   readonly kind: "literal";

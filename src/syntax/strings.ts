@@ -1,6 +1,14 @@
 /**
  * String literals as the reference reads them: Go's `strconv.Unquote` on the quoted source text.
  * Double-quoted strings take Go's escapes; backtick strings are raw (carriage returns are dropped).
+ *
+ * Go strings are bytes: `"\xff"` and `"\377"` are one byte each, not valid UTF-8. Such a value is held
+ * as a JavaScript string in which each byte that is not part of valid UTF-8 (as Go's `utf8.DecodeRune`
+ * decides, one byte at a time) is the lone surrogate U+DC80 + (byte − 0x80), the "surrogateescape"
+ * convention; valid text is unchanged. Data decoded from JSON is valid UTF-8 (Go's decoder replaces
+ * what is not), so such a value equals no datum string and names no key, as in the reference; only a
+ * substring test (`contains`, `in` on a string) and regular expressions look at the bytes
+ * (`utf8Bytes`, `bytesInclude`, `hasRawBytes`).
  */
 
 const SIMPLE_ESCAPES: Readonly<Record<string, number>> = {
@@ -91,7 +99,89 @@ export function unquote(quoted: string): string | UnquoteFailure {
     }
     return { offset: at, reason: `\\${e} is not a valid escape` };
   }
-  return utf8Decoder.decode(new Uint8Array(bytes));
+  return decodeBytes(bytes);
+}
+
+/** Bytes → string: valid UTF-8 decoded, every other byte escaped as U+DC80 + (byte − 0x80). */
+export function decodeBytes(bytes: readonly number[]): string {
+  const valid = utf8Decoder.decode(new Uint8Array(bytes));
+  if (!valid.includes("\ufffd")) return valid;
+  let out = "";
+  let i = 0;
+  while (i < bytes.length) {
+    const [cp, size] = decodeRune(bytes, i);
+    out += cp < 0 ? String.fromCharCode(0xdc00 + bytes[i]!) : String.fromCodePoint(cp);
+    i += size;
+  }
+  return out;
+}
+
+/** Go's `utf8.DecodeRune`: the code point at `i` and its size, or -1 and 1 for an invalid byte. */
+function decodeRune(b: readonly number[], i: number): [number, number] {
+  const c0 = b[i]!;
+  if (c0 < 0x80) return [c0, 1];
+  const cont = (k: number) => {
+    const c = b[i + k];
+    return c !== undefined && c >= 0x80 && c <= 0xbf ? c & 0x3f : -1;
+  };
+  if (c0 >= 0xc2 && c0 <= 0xdf) {
+    const c1 = cont(1);
+    if (c1 >= 0) return [((c0 & 0x1f) << 6) | c1, 2];
+  } else if (c0 >= 0xe0 && c0 <= 0xef) {
+    const c1 = cont(1);
+    const c2 = cont(2);
+    if (c1 >= 0 && c2 >= 0) {
+      const cp = ((c0 & 0x0f) << 12) | (c1 << 6) | c2;
+      if (cp >= 0x800 && (cp < 0xd800 || cp > 0xdfff)) return [cp, 3];
+    }
+  } else if (c0 >= 0xf0 && c0 <= 0xf4) {
+    const c1 = cont(1);
+    const c2 = cont(2);
+    const c3 = cont(3);
+    if (c1 >= 0 && c2 >= 0 && c3 >= 0) {
+      const cp = ((c0 & 0x07) << 18) | (c1 << 12) | (c2 << 6) | c3;
+      if (cp >= 0x10000 && cp <= 0x10ffff) return [cp, 4];
+    }
+  }
+  return [-1, 1];
+}
+
+/** A lone U+DC80–U+DCFF: a raw byte of a string that is not valid UTF-8. */
+const RAW_BYTE = /(?<![\ud800-\udbff])[\udc80-\udcff]/;
+
+/** True when `s` holds raw bytes (is not valid UTF-8 in the reference's terms). */
+export function hasRawBytes(s: string): boolean {
+  return RAW_BYTE.test(s);
+}
+
+/** The bytes of `s` as the reference holds them: UTF-8, with escaped raw bytes restored. */
+export function utf8Bytes(s: string): Uint8Array {
+  if (!hasRawBytes(s)) return utf8.encode(s);
+  const out: number[] = [];
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    const prev = i > 0 ? s.charCodeAt(i - 1) : 0;
+    if (c >= 0xdc80 && c <= 0xdcff && !(prev >= 0xd800 && prev <= 0xdbff)) {
+      out.push(c - 0xdc00);
+      continue;
+    }
+    const cp = s.codePointAt(i)!;
+    if (cp > 0xffff) i++;
+    for (const b of utf8.encode(String.fromCodePoint(cp))) out.push(b);
+  }
+  return new Uint8Array(out);
+}
+
+/** Go's `strings.Contains` on bytes: `needle` (which may hold raw bytes) in `hay`. */
+export function bytesInclude(hay: string, needle: string): boolean {
+  if (!hasRawBytes(needle) && !hasRawBytes(hay)) return hay.includes(needle);
+  const h = utf8Bytes(hay);
+  const n = utf8Bytes(needle);
+  outer: for (let i = 0; i + n.length <= h.length; i++) {
+    for (let j = 0; j < n.length; j++) if (h[i + j] !== n[j]) continue outer;
+    return true;
+  }
+  return false;
 }
 
 /** Quotes a string as a Go double-quoted literal that `unquote` reads back to the same value. */
