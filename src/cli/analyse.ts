@@ -7,7 +7,7 @@
 import { checkAst, compile, FilterError, parse, t, type Ast, type Filter, type Schema } from "../index.js";
 import { fromError, fromWarning, type Diagnostic } from "./diagnostics.js";
 import type { Expression } from "./expressions.js";
-import { lint } from "./lint/index.js";
+import { lint } from "../lint/index.js";
 
 /** Everything known about one expression. */
 export interface Report {

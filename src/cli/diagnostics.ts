@@ -4,7 +4,7 @@
  */
 import { lineColumn, type FilterError, type Schema, type Span } from "../index.js";
 import { errorHint } from "./hints.js";
-import type { Warning } from "./lint/index.js";
+import type { Warning } from "../lint/index.js";
 
 export interface Diagnostic {
   readonly severity: "error" | "warning";

@@ -4,7 +4,7 @@
  * sorted cheapest first, with costs), drawn as trees.
  */
 import { lineColumn, printBinding, type Ast, type Expr, type Literal, type PlanNode, type Selector } from "../index.js";
-import { selectorText } from "./lint/text.js";
+import { selectorText } from "../lint/text.js";
 import type { Style } from "./style.js";
 
 /** A node of a drawn tree. */

@@ -2,7 +2,7 @@
  * `Multiregion.Regions.Name == "east"`: a step into a list must be an index; a name raises an error
  * whenever the list is reached. The elements are tested with a collection expression.
  */
-import type { MatchExpr, Selector } from "../../index.js";
+import type { MatchExpr, Selector } from "../index.js";
 import { concrete, isIndexText, lookup, type Resolved, type Scope } from "./resolve.js";
 import { matchText, segmentsText, selectorText, stepSpan } from "./text.js";
 import type { Warning } from "./warning.js";
@@ -17,17 +17,25 @@ export function listByName(sel: Selector, resolved: Resolved, match: MatchExpr |
   const elem = from?.kind === "list" ? concrete(from.elem).kind : undefined;
   const scalar = elem === "string" || elem === "int" || elem === "uint" || elem === "float" || elem === "bool";
   let hint = `to test the elements, use a collection expression`;
+  let rewrite: Warning["rewrite"];
   if (scalar && match?.value && rest.length === 1 && (match.op === "==" || match.op === "!=")) {
-    hint = `the elements are ${elem === "string" ? "strings" : "numbers or bools"}: to test whether the list holds a value, write ${match.value.raw} ${match.op === "==" ? "in" : "not in"} ${list}`;
+    const replace = `${match.value.raw} ${match.op === "==" ? "in" : "not in"} ${list}`;
+    hint = `the elements are ${elem === "string" ? "strings" : "numbers or bools"}: to test whether the list holds a value, write ${replace}`;
+    rewrite = { title: `write ${replace}`, at: match.span, replace };
   } else if (match) {
     const body = matchText(match, segmentsText([{ kind: "name", name: variable, span: step.segment.span }, ...rest]));
-    hint += `: any ${list} as ${variable} { ${body} }`;
+    const collection = `any ${list} as ${variable} { ${body} }`;
+    hint += `: ${collection}`;
+    // A collection ends an or-chain: parenthesised unless it is the whole expression.
+    const whole = source.slice(0, match.span.start).trim() === "" && source.slice(match.span.end).trim() === "";
+    rewrite = { title: `test the elements: ${collection}`, at: match.span, replace: whole ? collection : `(${collection})` };
   }
   return {
     code: "list-by-name",
     summary: `${list} is a list, and ${JSON.stringify(step.segment.name)} is not an index: this step raises an error whenever the list is reached`,
     hint,
     span: stepSpan(step.segment, source),
+    ...(rewrite ? { rewrite } : {}),
   };
 }
 

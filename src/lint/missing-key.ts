@@ -4,7 +4,7 @@
  * Warned unless an earlier operand guards the key (`"web" in JobSummary.Summary and ...`, or
  * `"web" not in JobSummary.Summary or ...`); the hint is the guarded form.
  */
-import type { CollectionExpr, MatchExpr, MatchOp, Selector } from "../../index.js";
+import type { CollectionExpr, MatchExpr, MatchOp, Selector } from "../index.js";
 import type { Resolved, ResolvedStep } from "./resolve.js";
 import { quoteValue, selectorText, stepSpan } from "./text.js";
 import type { Warning } from "./warning.js";
@@ -58,5 +58,6 @@ export function missingKey(
       `(only a key missing at the last step takes the operator's fixed answer)`,
     hint: `guard the key: ${guarded}`,
     span: stepSpan(first.segment, source),
+    rewrite: { title: `guard the key: ${guarded}`, at: site.span, replace: guarded },
   };
 }

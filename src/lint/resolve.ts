@@ -3,7 +3,7 @@
  * as far as the schema (or, without one, plain JSON) tells. Bound names of collection expressions
  * start from the type they are bound to.
  */
-import type { Binding, Schema, Segment, Selector, Type } from "../../index.js";
+import type { Binding, Schema, Segment, Selector, Type } from "../index.js";
 
 /** What a step is taken from. */
 export type Container =

@@ -1,5 +1,5 @@
 /** A warning: valid text that probably does not mean what it says. */
-import type { Span } from "../../index.js";
+import type { Span } from "../index.js";
 
 /** Stable codes of the warnings. */
 export type WarningCode = "pointer-value" | "word-is-selector" | "list-by-name" | "missing-key-error";
@@ -11,4 +11,6 @@ export interface Warning {
   /** What to write instead. */
   readonly hint: string;
   readonly span: Span;
+  /** The replacement the hint describes, when it is one edit: `replace` takes the place of `at`. */
+  readonly rewrite?: { readonly title: string; readonly at: Span; readonly replace: string };
 }

@@ -3,7 +3,7 @@
  * word is a field of the schema or a name bound by `any`/`all`; without a schema, when it is shaped
  * like a path (`a.b`, `a["b"]`) or names the root of a selector used in the expression.
  */
-import type { Literal, Schema } from "../../index.js";
+import type { Literal, Schema } from "../index.js";
 import { lookup, type Scope } from "./resolve.js";
 import type { Warning } from "./warning.js";
 
@@ -21,5 +21,6 @@ export function wordIsSelector(value: Literal, schema: Schema | undefined, scope
     summary: `the bare word ${value.raw} is the text ${JSON.stringify(value.text)}, not a value from the data (${reason})`,
     hint: `a value is always a literal: the language cannot compare two values from the data; if the text is meant, quote it: ${JSON.stringify(value.text)}`,
     span: value.span,
+    rewrite: { title: `quote the text: ${JSON.stringify(value.text)}`, at: value.span, replace: JSON.stringify(value.text) },
   };
 }
