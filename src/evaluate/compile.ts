@@ -321,6 +321,14 @@ function compileSelector(owner: MatchExpr | CollectionExpr, env: Env): CompiledS
     return { read, type, infallible: false, dynamic: false };
   }
 
+  if (unknown) {
+    // With an unknown value, the first missing key or field ends the walk with that value, whatever
+    // steps follow (the reference's walk): one general walk, exactly the interpreter's.
+    const report = walkReporter(site, sel);
+    const { root, rootValue } = env;
+    return { read: (d) => walk({ type: root, value: rootValue(d) }, keys, report, unknown), type: ANY_TYPE, infallible: false, dynamic: true };
+  }
+
   let type = env.root;
   let infallible = true;
   const steps: StepFn[] = [];
@@ -331,10 +339,11 @@ function compileSelector(owner: MatchExpr | CollectionExpr, env: Env): CompiledS
     };
     const c = concrete(type);
     const nullable = type.kind === "pointer";
-    if (c.kind === "record" && !unknown) {
+    if (c.kind === "record") {
       const fieldType = fieldOf(c, key);
       if (fieldType === undefined) {
-        steps.push(() => fail({ failure: "unknown-field", key, record: c.name }));
+        // A nil pointer fails before its record's fields are looked at.
+        steps.push((v) => fail(nullable && v === null ? { failure: "invalid-path", key, kind: "invalid" } : { failure: "unknown-field", key, record: c.name }));
         type = { kind: "any" };
         infallible = false;
         return;
@@ -350,7 +359,7 @@ function compileSelector(owner: MatchExpr | CollectionExpr, env: Env): CompiledS
       return;
     }
     infallible = false;
-    if (c.kind === "map" && !unknown) {
+    if (c.kind === "map") {
       const norm = normalizer(c.value);
       const missing = last && i > 0;
       steps.push((v) => {
@@ -361,7 +370,7 @@ function compileSelector(owner: MatchExpr | CollectionExpr, env: Env): CompiledS
       type = c.value;
       return;
     }
-    if (c.kind === "any" && !unknown) {
+    if (c.kind === "any") {
       const missing = last && i > 0;
       steps.push((v) => {
         if (typeof v === "object" && v !== null && !Array.isArray(v)) {
@@ -376,13 +385,13 @@ function compileSelector(owner: MatchExpr | CollectionExpr, env: Env): CompiledS
       });
       return;
     }
-    // Lists, scalars, and anything with an unknown-value option: the general walk, one step.
+    // Lists and scalars: the general walk, one step.
     const stepType = type;
     steps.push((v) => {
-      const r = walk({ type: stepType, value: v }, [key], (f) => fail(f), unknown, i);
+      const r = walk({ type: stepType, value: v }, [key], (f) => fail(f), undefined, i);
       return r === MISSING ? r : r.value;
     });
-    type = elementTypeOfStep(type, key, unknown !== undefined);
+    type = c.kind === "list" ? c.elem : ANY_TYPE;
   });
   const read = chain(steps);
   const rootValue = env.rootValue;
@@ -391,17 +400,6 @@ function compileSelector(owner: MatchExpr | CollectionExpr, env: Env): CompiledS
 
 const ANY_TYPE: Type = { kind: "any" };
 
-
-/** The static type after stepping by `key` into a list or an unknown-value walk. */
-function elementTypeOfStep(type: Type, key: string, withUnknown: boolean): Type {
-  const c = concrete(type);
-  if (withUnknown) {
-    if (c.kind === "record") return fieldOf(c, key) ?? { kind: "any" };
-    if (c.kind === "map") return { kind: "any" };
-  }
-  if (c.kind === "list") return c.elem;
-  return { kind: "any" };
-}
 
 /** A bound name: its frame slot and static type; `hidden` for the value of `any k as k, v` (reading fails). */
 interface Bound {
@@ -611,9 +609,9 @@ function compileCollection(e: CollectionExpr, env: Env): Compiled {
     const et = dynamic ? elementType(type) : elemType;
     if (kind === "list") {
       const list = (v ?? []) as unknown[];
-      if (clash.both && list.length > 0) throw bothPlaceholderError({ source, span: e.span }, names[0]!.name);
       for (let i = 0; i < list.length; i++) {
         if (budget !== undefined) charge(budget, steps, source, span);
+        if (clash.both) throw bothPlaceholderError({ source, span: e.span }, names[0]!.name);
         const element: Typed = { type: et, value: typed(et, list[i]) };
         for (let j = 0; j < roles.length; j++) {
           const role = roles[j];
@@ -623,9 +621,9 @@ function compileCollection(e: CollectionExpr, env: Env): Compiled {
       }
     } else {
       const map = (v ?? {}) as Record<string, unknown>;
-      if (clash.both && Object.keys(map).length > 0) throw bothPlaceholderError({ source, span: e.span }, names[0]!.name);
       for (const key of Object.keys(map)) {
         if (budget !== undefined) charge(budget, steps, source, span);
+        if (clash.both) throw bothPlaceholderError({ source, span: e.span }, names[0]!.name);
         const keyValue: Typed = { type: STRING, value: key };
         for (let j = 0; j < roles.length; j++) {
           const role = roles[j];

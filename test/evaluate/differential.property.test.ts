@@ -1,0 +1,101 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { compile, evaluate, FilterError, print, schemas, type CompileOptions, type Schema } from "../../src/index.js";
+import { JOB_NAMES, NAMES, exprArb, jobArb, jsonArb } from "../support/arbitraries.js";
+
+// The differential law, strict: the compiled filter answers exactly as the reference interpreter
+// (src/evaluate/interpret.ts, the executable specification) — the same true or false, or the same
+// error: class, code, message and span — for every option, with and without a schema and static
+// checks, over plain data and over data that is not plain JSON.
+
+/** An outcome with everything an error says. */
+function outcome(run: () => boolean): unknown {
+  try {
+    return run();
+  } catch (e) {
+    if (!FilterError.is(e)) throw e;
+    return { name: e.name, code: e.code, message: e.message, span: e.span };
+  }
+}
+
+/** Data that is not plain JSON: the same values as class instances, null-prototype objects, arrays with holes, bigints. */
+type Shape = "plain" | "class" | "null-prototype" | "holes" | "bigint";
+const SHAPES: readonly Shape[] = ["plain", "class", "null-prototype", "holes", "bigint"];
+
+class Record_ {
+  constructor(fields: Record<string, unknown>) {
+    Object.assign(this, fields);
+  }
+}
+
+function reshape(value: unknown, shape: Shape): unknown {
+  if (Array.isArray(value)) {
+    const items = value.map((v) => reshape(v, shape));
+    if (shape !== "holes") return items;
+    const holed = new Array<unknown>(items.length + 1);
+    items.forEach((v, i) => (holed[i] = v)); // the last index is a hole
+    return holed;
+  }
+  if (typeof value === "number" && shape === "bigint" && Number.isSafeInteger(value)) return BigInt(value);
+  if (typeof value !== "object" || value === null || typeof value === "bigint") return value;
+  const fields = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, reshape(v, shape)]));
+  if (shape === "class") return new Record_(fields);
+  if (shape === "null-prototype") return Object.assign(Object.create(null) as object, fields);
+  return fields;
+}
+
+/** Every option the filter takes that changes answers. */
+const optionsArb: fc.Arbitrary<CompileOptions> = fc.record(
+  {
+    check: fc.boolean(),
+    unknownValue: fc.constantFrom<unknown>(null, "", "x", 0, 1, true, false),
+    maxSteps: fc.integer({ min: 0, max: 40 }),
+  },
+  { requiredKeys: [] },
+);
+
+const modes: { name: string; names: readonly string[]; data: fc.Arbitrary<unknown>; schema: Schema | undefined }[] = [
+  { name: "plain JSON", names: NAMES, data: jsonArb(NAMES), schema: undefined },
+  { name: "typed job records", names: JOB_NAMES, data: jobArb, schema: schemas.job },
+];
+
+describe.each(modes)("compiled = interpreter over $name, strictly", ({ names, data, schema }) => {
+  it("the same answer, or the same error (class, code, message, span), with every option and data shape", () => {
+    fc.assert(
+      fc.property(exprArb(names), optionsArb, fc.constantFrom(...SHAPES), fc.array(data, { minLength: 1, maxLength: 3 }), (ast, given, shape, items) => {
+        const text = print(ast);
+        const options: CompileOptions = { ...given, schema };
+        let compiled: ReturnType<typeof compile>;
+        try {
+          compiled = compile(text, options);
+        } catch (e) {
+          // Rejected at compile time: a syntax error (both would reject it) or, with checks on, a type
+          // error for a part that fails on every record (the static-check laws cover that).
+          if (!FilterError.is(e) || e.name === "FilterEvaluationError") throw e;
+          return;
+        }
+        for (const item of items) {
+          const datum = reshape(item, shape);
+          expect(outcome(() => compiled.evaluate(datum))).toEqual(outcome(() => evaluate(text, datum, options)));
+        }
+      }),
+      { numRuns: 10_000 },
+    );
+  });
+});
+
+describe("regressions the strict law found", () => {
+  it("a missing last key with unknownValue: `a.b is nil` on {} is true, as in the interpreter", () => {
+    expect(compile("a.b is nil", { unknownValue: null }).evaluate({})).toBe(true);
+    expect(evaluate("a.b is nil", {}, { unknownValue: null })).toBe(true);
+  });
+
+  it("with check: false, `JobSummary.web is empty` on a null JobSummary fails as the interpreter fails", () => {
+    const text = "JobSummary.web is empty";
+    const job = { JobSummary: null };
+    expect(outcome(() => compile(text, { schema: schemas.job, check: false }).evaluate(job))).toEqual(
+      outcome(() => evaluate(text, job, { schema: schemas.job, check: false })),
+    );
+    expect(outcome(() => evaluate(text, job, { schema: schemas.job }))).toMatchObject({ code: "invalid-path" });
+  });
+});
