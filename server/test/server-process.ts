@@ -1,0 +1,65 @@
+import { spawn } from "node:child_process";
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
+import { join } from "node:path";
+
+// The filter-server bin as a child process, for the tests about processes (restarts, kill -9, disks).
+const ROOT = join(import.meta.dirname, "..");
+const children = new Set<ChildProcessWithoutNullStreams>();
+
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface Proc {
+  child: ChildProcessWithoutNullStreams;
+  output: () => string;
+  exit: Promise<Exit>;
+}
+
+export interface Running extends Proc {
+  api: string;
+  ops: string;
+}
+
+export function run(args: string[]): Proc {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts", ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1" } });
+  children.add(child);
+  let output = "";
+  child.stdout.on("data", (d: Buffer) => (output += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (output += d.toString()));
+  const exit = new Promise<Exit>((resolve) =>
+    child.on("exit", (code, signal) => {
+      children.delete(child);
+      resolve({ code, signal });
+    }),
+  );
+  return { child, output: () => output, exit };
+}
+
+/** Starts the bin on free ports and waits for its "listening" log line. */
+export async function start(args: string[]): Promise<Running> {
+  const proc = run(["--port", "0", "--ops-port", "0", ...args]);
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    for (const line of proc.output().split("\n")) {
+      if (!line.startsWith("{")) continue;
+      const entry = JSON.parse(line) as { api?: string; ops?: string };
+      if (entry.api !== undefined && entry.ops !== undefined) return { ...proc, api: entry.api, ops: entry.ops };
+    }
+    const exited = await Promise.race([proc.exit.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 25))]);
+    if (exited) throw new Error(`server exited early:\n${proc.output()}`);
+  }
+  throw new Error(`server did not start:\n${proc.output()}`);
+}
+
+/** SIGTERM and wait for the exit. */
+export async function stop(proc: Proc): Promise<Exit> {
+  proc.child.kill("SIGTERM");
+  return proc.exit;
+}
+
+/** Kills every child still running (for afterEach). */
+export function killAll(): void {
+  for (const child of children) child.kill("SIGKILL");
+}

@@ -1,0 +1,218 @@
+import { execFileSync } from "node:child_process";
+import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { killAll, run, start, stop } from "./server-process.js";
+import type { Running } from "./server-process.js";
+
+// Issue 13, point 4 and the data-directory items of point 7, with the real bin as a child process.
+
+// The tests run concurrently (each starts processes of its own): a child left behind is killed at the end.
+afterAll(killAll);
+
+function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), "filter-server-store-"));
+}
+
+function dataFile(dir: string, jobs: object[]): string {
+  const path = join(dir, `data-${jobs.length}.json`);
+  writeFileSync(path, JSON.stringify({ jobs, deployments: [] }));
+  return path;
+}
+
+const jobBody = (id: string) => JSON.stringify({ Job: { ID: id, Type: "batch", TaskGroups: [{ Name: "g", Count: 1 }] } });
+
+async function register(server: Running, id: string): Promise<{ status: number; text: string }> {
+  const response = await fetch(`${server.api}/v1/jobs`, { method: "PUT", body: jobBody(id) });
+  return { status: response.status, text: await response.text() };
+}
+
+async function jobIds(server: Running): Promise<{ ids: string[]; index: number }> {
+  const response = await fetch(`${server.api}/v1/jobs`);
+  const jobs = (await response.json()) as { ID: string }[];
+  return { ids: jobs.map((j) => j.ID), index: Number(response.headers.get("x-svc-index")) };
+}
+
+async function health(server: Running): Promise<{ agent: number; agentBody: string; ops: number }> {
+  const agent = await fetch(`${server.api}/v1/agent/health`);
+  const agentBody = await agent.text();
+  const ops = await fetch(`${server.ops}/health`);
+  return { agent: agent.status, agentBody, ops: ops.status };
+}
+
+/** Whether this machine lets us mount a tmpfs (root, or CAP_SYS_ADMIN). */
+function canMount(): boolean {
+  const probe = mkdtempSync(join(tmpdir(), "filter-server-mount-"));
+  try {
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", probe], { stdio: "ignore" });
+    execFileSync("umount", [probe], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    rmSync(probe, { recursive: true, force: true });
+  }
+}
+
+/** Fills the file system of `dir` with one file until the disk says ENOSPC; returns its path. */
+function fillDisk(dir: string): string {
+  const path = join(dir, "filler");
+  const fd = openSync(path, "w");
+  try {
+    for (const size of [1 << 16, 1 << 12, 1 << 9, 1]) {
+      const chunk = Buffer.alloc(size, 0x5a);
+      try {
+        for (;;) writeSync(fd, chunk);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== "ENOSPC") throw e;
+      }
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return path;
+}
+
+const mountable = canMount();
+
+describe.concurrent("a full disk under --data-dir (a real tmpfs of 4 MiB)", () => {
+  it.skipIf(!mountable)(
+    "refuses writes it cannot make durable, reports the store unhealthy, and keeps every acknowledged write and the index across a restart",
+    async () => {
+      const work = tempDir();
+      const mnt = join(work, "mnt");
+      mkdirSync(mnt);
+      execFileSync("mount", ["-t", "tmpfs", "-o", "size=4m", "tmpfs", mnt]);
+      try {
+        const args = ["--data", dataFile(work, []), "--data-dir", join(mnt, "db")];
+        let server = await start(args);
+        const acked: string[] = [];
+        for (let i = 0; i < 3; i++) {
+          expect((await register(server, `before-${i}`)).status).toBe(200);
+          acked.push(`before-${i}`);
+        }
+        expect(await health(server)).toMatchObject({ agent: 200, ops: 200 });
+
+        const filler = fillDisk(mnt);
+        // The last partly used page may take a write or two; then every write must fail.
+        const failed: string[] = [];
+        let failure = { status: 0, text: "" };
+        for (let i = 0; i < 50 && failed.length < 5; i++) {
+          const answer = await register(server, `full-${i}`);
+          if (answer.status === 200) acked.push(`full-${i}`);
+          else {
+            failed.push(`full-${i}`);
+            failure = answer;
+          }
+        }
+        expect(failed).toHaveLength(5);
+        expect(failure.status).toBe(500);
+        expect(failure.text).toContain("No space left on device");
+        const whileFull = await jobIds(server);
+        // Nothing of a failed write is visible.
+        for (const id of failed) expect(whileFull.ids).not.toContain(id);
+        const unhealthy = await health(server);
+        expect(unhealthy.agent).toBe(500);
+        expect(JSON.parse(unhealthy.agentBody)).toMatchObject({ server: { ok: false } });
+        expect(unhealthy.agentBody).toContain("state not saved");
+        expect(unhealthy.ops).toBeGreaterThanOrEqual(500);
+
+        rmSync(filler);
+        for (let i = 0; i < 20; i++) {
+          const answer = await register(server, `after-${i}`);
+          expect(answer.status, answer.text).toBe(200);
+          acked.push(`after-${i}`);
+        }
+        expect(await health(server)).toMatchObject({ agent: 200, ops: 200 });
+        const before = await jobIds(server);
+        expect(before.index).toBeGreaterThan(whileFull.index);
+
+        expect((await stop(server)).code).toBe(0);
+        server = await start(args);
+        const after = await jobIds(server);
+        expect(after.ids.filter((id) => acked.includes(id)).sort()).toEqual([...acked].sort());
+        for (const id of failed) expect(after.ids).not.toContain(id);
+        expect(after.index).toBeGreaterThanOrEqual(before.index);
+        expect((await register(server, "next")).text).toContain(`"Index":${before.index + 1}`);
+        expect((await stop(server)).code).toBe(0);
+      } finally {
+        execFileSync("umount", ["-l", mnt]);
+        rmSync(work, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
+});
+
+describe.concurrent("the data directory", () => {
+  it("a seeding killed half-way (kill -9) does not come back: the next start seeds afresh", async () => {
+    const work = tempDir();
+    const dir = join(work, "db");
+    const padding = "x".repeat(200);
+    const big = Array.from({ length: 20_000 }, (_, i) => ({ ID: `partial-${i}`, Name: `partial-${i}`, Namespace: "default", Type: "batch", Status: "running", Pad: padding }));
+    const proc = run(["--port", "0", "--ops-port", "0", "--data", dataFile(work, big), "--data-dir", dir]);
+    // Watch the database's log grow, and kill the process while it is seeding.
+    const logBytes = (): number => {
+      try {
+        return readdirSync(dir)
+          .filter((f) => f.endsWith(".log") && f !== "LOG")
+          .reduce((sum, f) => sum + statSync(join(dir, f)).size, 0);
+      } catch {
+        return 0;
+      }
+    };
+    const deadline = Date.now() + 30_000;
+    // Batches of 5,000 records (about 1.5 MB here, 6 MB in all): past 2 MB one batch is whole on disk.
+    while (logBytes() < 2 * 1024 * 1024) {
+      if (Date.now() > deadline || proc.child.exitCode !== null) throw new Error(`seeding not observed:\n${proc.output()}`);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    proc.child.kill("SIGKILL");
+    await proc.exit;
+    expect(proc.output()).not.toContain("new data directory seeded");
+
+    const small = [{ ID: "fresh-0", Name: "fresh-0", Namespace: "default", Type: "batch", Status: "running" }];
+    const args = ["--data", dataFile(work, small), "--data-dir", dir];
+    let server = await start(args);
+    expect((await jobIds(server)).ids).toEqual(["fresh-0"]);
+    expect((await stop(server)).code).toBe(0);
+    // The state now comes from the directory alone: still nothing of the killed seeding.
+    server = await start(args);
+    expect(server.output()).toContain("state loaded from the data directory");
+    expect((await jobIds(server)).ids).toEqual(["fresh-0"]);
+    expect((await stop(server)).code).toBe(0);
+    rmSync(work, { recursive: true, force: true });
+  }, 60_000);
+
+  it("a locked data directory: one line naming the path and the cause, exit 1", async () => {
+    const work = tempDir();
+    const dir = join(work, "db");
+    const data = dataFile(work, []);
+    const first = await start(["--data", data, "--data-dir", dir]);
+    const second = run(["--port", "0", "--ops-port", "0", "--data", data, "--data-dir", dir]);
+    expect((await second.exit).code).toBe(1);
+    const text = second.output().trim();
+    expect(text.split("\n")).toHaveLength(1);
+    expect(text).toContain(`filter-server: cannot open the data directory ${dir}: `);
+    expect(text).toMatch(/lock/i);
+    expect(text).not.toMatch(/\n\s+at /);
+    expect((await stop(first)).code).toBe(0);
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it("a corrupt data directory: one line naming the path and the cause, exit 1", async () => {
+    const work = tempDir();
+    const dir = join(work, "db");
+    mkdirSync(dir);
+    writeFileSync(join(dir, "CURRENT"), "MANIFEST-000099\n");
+    writeFileSync(join(dir, "MANIFEST-000099"), "this is not a manifest");
+    const proc = run(["--port", "0", "--ops-port", "0", "--data-dir", dir]);
+    expect((await proc.exit).code).toBe(1);
+    const text = proc.output().trim();
+    expect(text.split("\n")).toHaveLength(1);
+    expect(text).toContain(`filter-server: cannot open the data directory ${dir}: `);
+    expect(text).toMatch(/corrupt/i);
+    rmSync(work, { recursive: true, force: true });
+  });
+});
