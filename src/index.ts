@@ -41,6 +41,13 @@ export type { EvaluationBudget } from "./evaluate/budget.js";
 export type { PlanNode } from "./evaluate/compile.js";
 export { parseJson } from "./json.js";
 
+// Diagnostics with fixes, literals from user input, selector types for editors (docs/api.md, "Diagnostics and fixes")
+export { diagnose, fixAll, type DiagnoseOptions, type FixAllResult } from "./fix/diagnose.js";
+export { applyFix, applyEdits } from "./fix/apply.js";
+export { quote, quoteRegex, escapeRegex } from "./fix/quote.js";
+export { selectorAt, type SelectorInfo } from "./fix/hover.js";
+export type { Diagnostic, Fix, TextEdit } from "./fix/types.js";
+
 // SQL pushdown (docs/sql.md)
 export { toSQL, SQLITE_MATCHES_FUNCTION, type ToSqlOptions, type SqlTranslation, type SqlDialect, type FilterSource } from "./sql/translate.js";
 export { filterPage, type FilterPageOptions, type FilterPage, type PageFilter, type QueryFunction } from "./sql/page.js";

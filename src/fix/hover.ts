@@ -1,0 +1,82 @@
+/**
+ * What an editor shows over a selector: the selector under a position and the type the schema gives
+ * it (bound names of `any`/`all` included), for hovers and completion.
+ */
+import { FilterError } from "../errors.js";
+import { bind, concrete, resolve, type Scope } from "../lint/resolve.js";
+import { typeName, type Schema, type Type } from "../semantics/schema.js";
+import type { Expr, Selector, Span } from "../syntax/ast.js";
+import { parse } from "../syntax/parse.js";
+
+/** The selector at a position of the text and its type. */
+export interface SelectorInfo {
+  /** The selector's text as written. */
+  readonly text: string;
+  readonly span: Span;
+  /** The schema's type of the value it selects (`string`, `list of string`, `map of TaskGroupSummary`, …), or `any` when unknown (no schema, or a step the schema does not know). */
+  readonly type: string;
+  /** When the value is a record: its field names, in the schema's order. */
+  readonly fields: readonly string[];
+}
+
+/**
+ * The selector of `text` that holds `offset` (`start <= offset <= end`) and its type against `schema`
+ * (plain JSON without one), or undefined when the text does not parse or no selector is there.
+ */
+export function selectorAt(text: string, offset: number, options: { schema?: Schema | undefined } = {}): SelectorInfo | undefined {
+  let ast: Expr;
+  try {
+    ast = parse(text);
+  } catch (e) {
+    if (FilterError.is(e)) return undefined;
+    throw e;
+  }
+  const found = findSelector(ast, offset, options.schema, undefined);
+  if (!found) return undefined;
+  const type = resolve(found.selector, options.schema, found.scope).type;
+  const c = type === undefined ? undefined : concrete(type);
+  return {
+    text: text.slice(found.selector.span.start, found.selector.span.end),
+    span: found.selector.span,
+    type: type === undefined ? "any" : typeName(type),
+    fields: c?.kind === "record" ? Object.keys(c.fields) : [],
+  };
+}
+
+/** The type of a dotted path of field names (`JobSummary.Summary`) from `schema`, or undefined. */
+export function pathType(schema: Schema, path: string): Type | undefined {
+  let ast: Expr;
+  try {
+    ast = parse(`${path} is empty`);
+  } catch (e) {
+    if (FilterError.is(e)) return undefined;
+    throw e;
+  }
+  return ast.kind === "match" ? resolve(ast.selector, schema, undefined).type : undefined;
+}
+
+function within(span: Span, offset: number): boolean {
+  return span.start <= offset && offset <= span.end;
+}
+
+function findSelector(e: Expr, offset: number, schema: Schema | undefined, scope: Scope | undefined): { selector: Selector; scope: Scope | undefined } | undefined {
+  if (!within(e.span, offset)) return undefined;
+  switch (e.kind) {
+    case "match":
+      return within(e.selector.span, offset) ? { selector: e.selector, scope } : undefined;
+    case "not":
+      return findSelector(e.operand, offset, schema, scope);
+    case "and":
+    case "or":
+      for (const o of e.operands) {
+        const f = findSelector(o, offset, schema, scope);
+        if (f) return f;
+      }
+      return undefined;
+    case "collection": {
+      if (within(e.selector.span, offset)) return { selector: e.selector, scope };
+      const over = resolve(e.selector, schema, scope).type;
+      return findSelector(e.body, offset, schema, bind(scope, e.binding, over));
+    }
+  }
+}
