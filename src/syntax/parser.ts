@@ -395,9 +395,9 @@ export class FilterParser extends EmbeddedActionsParser {
     const g = this.top();
     if (st.expectOperand) throw this.saveError(new NoViableAltException("expected an operand", this.LA(1), this.LA(0)));
     if (g.kind === "paren") {
-      this.fail("unmatched-parenthesis", `expected ")" to close the "(" at ${posText(this.source, g.open!.startOffset)}`, tokenSpan(this.LA(1), this.source));
+      this.fail("unmatched-parenthesis", `expected ")" to close the "(" of ${openerText(this.source, g.open!.startOffset)}`, tokenSpan(this.LA(1), this.source));
     }
-    if (g.kind === "collection") this.mismatch(`expected "}" to close the "{" at ${posText(this.source, g.open!.startOffset)}`);
+    if (g.kind === "collection") this.mismatch(`expected "}" to close the "{" of ${openerText(this.source, g.open!.startOffset)}`);
     return closeGroup(st.stack[0]!);
   }
 
@@ -629,7 +629,7 @@ export class FilterParser extends EmbeddedActionsParser {
     const name = this.ACTION(() => this.stringValue(key));
     this.ACTION(() => {
       if (!this.is(1, T.RBracket)) {
-        this.fail("unclosed-index", `expected "]" to close the "[" at ${posText(this.source, open.startOffset)}`, tokenSpan(this.LA(1), this.source));
+        this.fail("unclosed-index", `expected "]" to close the "[" of ${openerText(this.source, open.startOffset)}`, tokenSpan(this.LA(1), this.source));
       }
     });
     const close = this.CONSUME(T.RBracket);
@@ -734,9 +734,13 @@ function closeGroup(g: Group): Expr {
 }
 
 /** The source position "line:column" of an offset. */
-function posText(source: string, offset: number): string {
+/**
+ * Where an opening bracket stands, in words, for a message whose own position is elsewhere (a message
+ * carries one `L:C`, its own): "column 5", or "line 2, column 5" on a multi-line expression.
+ */
+function openerText(source: string, offset: number): string {
   const { line, column } = lineColumn(source, offset);
-  return `${line}:${column}`;
+  return source.includes("\n") ? `line ${line}, column ${column}` : `column ${column}`;
 }
 
 /** The span of a token, or the end of the input for EOF. */
