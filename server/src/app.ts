@@ -2,15 +2,21 @@ import Fastify, { LogController } from "fastify";
 import type { FastifyError, FastifyInstance } from "fastify";
 import compress from "@fastify/compress";
 import type { ServerContext } from "./context.js";
+import { connectionOptions, limitHeaders } from "./ops/connections.js";
 import { logStream, monitorAwareLevel } from "./ops/logging.js";
 import { methodGuard } from "./ops/methods.js";
 import { agentRoutes } from "./agent/index.js";
 import { runsRoutes } from "./runs/index.js";
+import type { AnswerCache } from "./scheduler/answers.js";
+import type { FilterCache } from "./scheduler/filters.js";
 import { schedulerRoutes } from "./scheduler/index.js";
 import type { SchedulerState } from "./scheduler/state.js";
 
 export interface AppServices {
   scheduler: SchedulerState;
+  /** The compiled-filter cache and the shared list answers (created by the routes when absent). */
+  filters?: FilterCache;
+  answers?: AnswerCache;
 }
 
 /** Plain-text error body, as the scheduler writes it: no newline, text/plain; charset=utf-8. */
@@ -32,7 +38,9 @@ export async function buildApp(ctx: ServerContext, services: AppServices): Promi
     forceCloseConnections: "idle",
     return503OnClosing: true,
     bodyLimit: 8 * 1024 * 1024,
+    ...connectionOptions(ctx.options.requestTimeoutMs ?? 30_000, false),
   });
+  limitHeaders(app, ctx.options.requestTimeoutMs ?? 30_000);
   monitorAwareLevel(app, ctx, level);
 
   // Bodies are JSON whatever the Content-Type says; an empty body is `undefined`.
@@ -66,7 +74,7 @@ export async function buildApp(ctx: ServerContext, services: AppServices): Promi
 
   await app.register(compress, { global: true, threshold: 0, encodings: ["gzip", "deflate"] });
 
-  await app.register(schedulerRoutes(ctx, services.scheduler), { prefix: "/v1" });
+  await app.register(schedulerRoutes(ctx, services.scheduler, services.filters, services.answers), { prefix: "/v1" });
   await app.register(agentRoutes(ctx), { prefix: "/v1/agent" });
   await app.register(runsRoutes(ctx), { prefix: "/api/v2" });
   return app;

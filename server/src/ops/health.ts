@@ -1,5 +1,6 @@
 import Fastify, { LogController } from "fastify";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
+import { connectionOptions, limitHeaders } from "./connections.js";
 import { methodGuard } from "./methods.js";
 import type { Phase } from "./lifecycle.js";
 import type { StoreHealth } from "../context.js";
@@ -32,15 +33,22 @@ export async function workerInfo(source: HealthSource): Promise<WorkerProcessInf
 }
 
 /**
- * The ops listener: GET /health is 200 with an empty body while the API listener is up, 503 while the
- * server shuts down (grace period included), when the API listener is not up, or while the durable
- * store does not accept writes. With worker_info=1 a
- * worker answers its process information as JSON.
+ * The ops listener: GET (and HEAD, for load balancers) /health is 200 with an empty body while the API
+ * listener is up, 503 while the server shuts down (grace period included), when the API listener is not
+ * up, or while the durable store does not accept writes. With worker_info=1 a worker answers its process
+ * information as JSON. Errors (405 to another method, 404, the HTTP parser's 4xx) carry empty bodies.
  */
-export async function buildOpsApp(source: HealthSource, logger: FastifyBaseLogger): Promise<FastifyInstance> {
-  const app = Fastify({ loggerInstance: logger, logController: new LogController({ disableRequestLogging: true }), exposeHeadRoutes: false, forceCloseConnections: true });
-  methodGuard(app, (reply, status, message) => void reply.code(status).type("text/plain; charset=utf-8").send(message));
-  app.get("/health", async (request, reply) => {
+export async function buildOpsApp(source: HealthSource, logger: FastifyBaseLogger, requestTimeoutMs = 30_000): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: logger,
+    logController: new LogController({ disableRequestLogging: true }),
+    exposeHeadRoutes: false,
+    forceCloseConnections: true,
+    ...connectionOptions(requestTimeoutMs, true),
+  });
+  limitHeaders(app, requestTimeoutMs);
+  methodGuard(app, (reply, status) => void reply.code(status).send());
+  app.route({ method: ["GET", "HEAD"], url: "/health", handler: async (request, reply) => {
     const healthy = source.phase() === "serving" && source.apiListening() && (source.store?.().ok ?? true);
     void reply.code(healthy ? 200 : 503);
     const query = request.query as Record<string, string | string[] | undefined>;
@@ -49,6 +57,6 @@ export async function buildOpsApp(source: HealthSource, logger: FastifyBaseLogge
       return reply.type("application/json").send(JSON.stringify({ worker_process_info: await workerInfo(source) }));
     }
     return reply.send();
-  });
+  } });
   return app;
 }

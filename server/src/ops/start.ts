@@ -11,6 +11,9 @@ import { snapshotFromData } from "../scheduler/load.js";
 import { LevelPersistence } from "../scheduler/persist.js";
 import { SchedulerState } from "../scheduler/state.js";
 import type { ServerConfig } from "./config.js";
+import { AnswerCache } from "../scheduler/answers.js";
+import { FilterCache } from "../scheduler/filters.js";
+import { closeWithin } from "./connections.js";
 import { buildOpsApp } from "./health.js";
 import { Lifecycle } from "./lifecycle.js";
 
@@ -19,6 +22,9 @@ export interface RunningServer {
   app: FastifyInstance;
   ops: FastifyInstance;
   state: SchedulerState;
+  /** The compiled-filter cache and the shared list answers of the scheduler endpoints. */
+  filters: FilterCache;
+  answers: AnswerCache;
   lifecycle: Lifecycle;
   /** e.g. http://127.0.0.1:4646 */
   apiUrl: string;
@@ -105,8 +111,10 @@ export async function startServer(options: ServerOptions, config?: ServerConfig)
   const state = await openState(ctx, data, (msg, extra) => pending.push([msg, extra]));
   let lifecycle: Lifecycle | undefined;
   let app: FastifyInstance;
+  const filters = new FilterCache();
+  const answers = new AnswerCache();
   try {
-    app = await buildApp(ctx, { scheduler: state });
+    app = await buildApp(ctx, { scheduler: state, filters, answers });
   } catch (e) {
     await state.close();
     throw e;
@@ -123,16 +131,20 @@ export async function startServer(options: ServerOptions, config?: ServerConfig)
       store: () => ctx.storeHealth?.() ?? { ok: true, message: "ok" },
     },
     app.log.child({ listener: "ops" }),
+    options.requestTimeoutMs ?? 30_000,
   );
   await ops.listen({ host: options.opsBind ?? options.bind, port: options.opsPort, listenTextResolver: (address) => `ops listener at ${address}` });
 
   lifecycle = new Lifecycle(options.gracefulShutdownWaitMs, app.log, async () => {
     state.releaseWaiters();
-    await app.close();
-    await ops.close();
+    // In-flight requests may finish; what lingers past the bound (a trickled body, a reader that never
+    // reads) is cut, so that a shutdown always completes.
+    const bound = options.shutdownTimeoutMs ?? 10_000;
+    await closeWithin(app, bound);
+    await closeWithin(ops, bound);
     await state.close();
   });
-  const running: RunningServer = { ctx, app, ops, state, lifecycle, apiUrl: url(app), opsUrl: url(ops) };
+  const running: RunningServer = { ctx, app, ops, state, filters, answers, lifecycle, apiUrl: url(app), opsUrl: url(ops) };
   app.log.info(
     { api: running.apiUrl, ops: running.opsUrl, jobs: state.jobCount, deployments: state.deployments.length, acl: acl.enabled, index: state.index },
     `filter-server listening on ${running.apiUrl} (health on ${running.opsUrl}/health)`,

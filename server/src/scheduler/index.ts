@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { ServerContext } from "../context.js";
+import { AnswerCache } from "./answers.js";
 import { FilterCache } from "./filters.js";
 import { PERMISSION_DENIED, authenticate, checkRegion, serveList } from "./list.js";
 import type { Query } from "./query.js";
@@ -12,10 +13,10 @@ import type { SchedulerState } from "./state.js";
 export { SchedulerState } from "./state.js";
 
 /** GET, PUT and POST /v1/jobs and GET /v1/deployments (registered at prefix /v1). */
-export function schedulerRoutes(ctx: ServerContext, state: SchedulerState, filters = new FilterCache()): FastifyPluginAsync {
+export function schedulerRoutes(ctx: ServerContext, state: SchedulerState, filters = new FilterCache(), answers = new AnswerCache()): FastifyPluginAsync {
   return async (app) => {
-    app.get("/jobs", (request, reply) => serveList(ctx, state, filters, jobsEndpoint, request, reply));
-    app.get("/deployments", (request, reply) => serveList(ctx, state, filters, deploymentsEndpoint, request, reply));
+    app.get("/jobs", (request, reply) => serveList(ctx, state, filters, answers, jobsEndpoint, request, reply));
+    app.get("/deployments", (request, reply) => serveList(ctx, state, filters, answers, deploymentsEndpoint, request, reply));
 
     app.route({
       method: ["PUT", "POST"],

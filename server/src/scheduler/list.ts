@@ -1,13 +1,16 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
+import type { EvaluationBudget } from "filter-expr";
 import type { AclToken, ServerContext } from "../context.js";
 import { TokenAcl } from "../acl.js";
+import type { Answer, AnswerCache } from "./answers.js";
+import { encodeList, sendAnswer } from "./answers.js";
 import type { FilterCache, SchemaName } from "./filters.js";
 import { evaluator } from "./filters.js";
-import type { Page, PageSource } from "./paginate.js";
-import { paginate } from "./paginate.js";
+import type { PageSource } from "./paginate.js";
+import { paginateSliced } from "./paginate.js";
 import type { ListQuery, Query } from "./query.js";
 import { BadRequest, parseListQuery, withJitter } from "./query.js";
-import { sendJson, sendText, setMeta } from "./respond.js";
+import { sendText, setMeta } from "./respond.js";
 import type { SchedulerState, Table } from "./state.js";
 
 export const PERMISSION_DENIED = "Permission denied";
@@ -38,15 +41,29 @@ function readableNamespaces(ctx: ServerContext, token: AclToken | undefined): Re
   return ctx.acl.allows(token, "job:read") ? null : new Set();
 }
 
+/** Items scanned, and steps spent, between two yields to the event loop. */
+const SLICE_ITEMS = 512;
+const SLICE_STEPS = 20_000;
+
+/** Everything that decides a page besides the state: the key of a shared answer. */
+function answerKey(query: ListQuery, readable: ReadonlySet<string> | null): string {
+  const namespaces = readable === null ? "*" : [...readable].sort().join("\u0001");
+  return JSON.stringify([query.namespace, query.prefix, query.filter, query.perPage, query.nextToken, query.reverse, query.pretty, namespaces]);
+}
+
 /**
  * GET of a list endpoint with every convention: parameters (400 on a bad one), region, ACL (403),
  * `filter` with `prefix` (400), the cached compiled filter (400 on a syntax or type error), pagination,
- * blocking on `index`/`wait`, `pretty` and the meta headers.
+ * blocking on `index`/`wait`, `pretty` and the meta headers. The filter's evaluation budget
+ * (`--filter-budget`) is one per request, shared by every item it reads, the blocking re-read included.
+ * Pages are computed in slices across event-loop turns and shared by requests that ask the same page
+ * of the same state (`answers`); large ones are streamed.
  */
 export async function serveList<T>(
   ctx: ServerContext,
   state: SchedulerState,
   filters: FilterCache,
+  answers: AnswerCache,
   endpoint: ListEndpoint<T>,
   request: FastifyRequest,
   reply: FastifyReply,
@@ -66,16 +83,45 @@ export async function serveList<T>(
     return sendText(reply, 403, PERMISSION_DENIED);
   }
 
-  let run: () => Page<T>;
   try {
     if (query.filter !== "" && query.prefix !== "") {
       throw new BadRequest("Filter expression cannot be used with other filter parameters");
     }
-    const matches = evaluator<T>(query.filter === "" ? undefined : filters.get(endpoint.schema, query.filter));
+    const limit = ctx.options.filterBudget ?? 1_000_000;
+    const filter = query.filter === "" ? undefined : filters.get(endpoint.schema, query.filter);
     const allowed = readable === null ? undefined : (item: T) => readable.has(endpoint.namespaceOf(item));
-    run = () => paginate(endpoint.source(state, query), { nextToken: query.nextToken, perPage: query.perPage, matches, allowed });
-    let page = run();
-    if (query.index > 0 && state.indexOf(endpoint.table) <= query.index) {
+    const key = answerKey(query, readable);
+    /** Reads the page of the current state, taking the filter's steps from `budget`. */
+    const compute = async (budget: EvaluationBudget): Promise<Answer> => {
+      const index = state.indexOf(endpoint.table);
+      const before = budget.steps;
+      const matches = evaluator<T>(filter, budget, limit);
+      let scanned = 0;
+      let spent = budget.steps;
+      const pause = (): boolean => {
+        if (++scanned < SLICE_ITEMS && spent - budget.steps < SLICE_STEPS) return false;
+        scanned = 0;
+        spent = budget.steps;
+        return true;
+      };
+      const page = await paginateSliced(endpoint.source(state, query), { nextToken: query.nextToken, perPage: query.perPage, matches, allowed }, pause);
+      const { chunks, bytes } = await encodeList(page.items, query.pretty);
+      return { index, nextToken: page.nextToken, chunks, bytes, steps: before - budget.steps };
+    };
+    // The request's budget: every read it makes takes its steps from it. A shared read runs on a full
+    // budget of its own and each request that uses it pays its steps; one that cannot afford them reads
+    // again alone on what it has left, and gets its own "filter too expensive".
+    const budget: EvaluationBudget = { steps: limit };
+    const read = async (): Promise<Answer> => {
+      const shared = await answers.get(endpoint.table, state.indexOf(endpoint.table), key, () => compute({ steps: limit }));
+      if (shared.steps <= budget.steps) {
+        budget.steps -= shared.steps;
+        return shared;
+      }
+      return compute(budget);
+    };
+    let answer = await read();
+    if (query.index > 0 && answer.index <= query.index) {
       // Errors are answered at once; a successful read waits for a change or the timeout, then reads again.
       const wait = state.waitForChange(endpoint.table, query.index, withJitter(query.waitMs));
       const onClose = (): void => wait.cancel();
@@ -83,10 +129,10 @@ export async function serveList<T>(
       await wait.done;
       reply.raw.off("close", onClose);
       if (reply.raw.destroyed) return reply.send();
-      page = run();
+      answer = await read();
     }
-    setMeta(reply, state.indexOf(endpoint.table), page.nextToken);
-    return sendJson(reply, page.items, query.pretty);
+    setMeta(reply, answer.index, answer.nextToken);
+    return sendAnswer(reply, answer);
   } catch (e) {
     if (e instanceof BadRequest) return sendText(reply, 400, e.message);
     throw e;

@@ -48,7 +48,31 @@ function bisectStart<T>(source: PageSource<T>, target: string): number {
 }
 
 export function paginate<T>(source: PageSource<T>, request: PageRequest<T>): Page<T> {
-  const { items, member, reverse, token } = source;
+  const steps = pageSteps(source, request, () => false);
+  for (;;) {
+    const next = steps.next();
+    if (next.done === true) return next.value;
+  }
+}
+
+/**
+ * The same page, computed in slices: between slices (when `pause` says so, checked before each item)
+ * it yields to the event loop, so that a long scan never holds it for long. The range is copied at the
+ * first pause, so that writes in between do not change the page (it is the page of the state at the
+ * call).
+ */
+export async function paginateSliced<T>(source: PageSource<T>, request: PageRequest<T>, pause: () => boolean): Promise<Page<T>> {
+  const steps = pageSteps(source, request, pause);
+  for (;;) {
+    const next = steps.next();
+    if (next.done === true) return next.value;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
+
+/** The paginator as a generator that yields whenever `pause()` is true (never with `() => false`). */
+function* pageSteps<T>(source: PageSource<T>, request: PageRequest<T>, pause: () => boolean): Generator<void, Page<T>> {
+  const { member, reverse, token } = source;
   const { perPage, matches, allowed } = request;
   const target = request.nextToken;
   let found = target === "";
@@ -58,8 +82,23 @@ export function paginate<T>(source: PageSource<T>, request: PageRequest<T>): Pag
     i = bisectStart(source, target);
     found = true;
   }
+  let items = source.items;
+  let lo = source.lo;
+  let hi = source.hi;
+  let copied = false;
   const out: T[] = [];
-  for (; reverse ? i >= source.lo : i < source.hi; i += step) {
+  for (; reverse ? i >= lo : i < hi; i += step) {
+    if (pause()) {
+      if (!copied) {
+        // The state's arrays change in place on writes: keep the range as it was.
+        items = items.slice(lo, hi);
+        i -= lo;
+        hi -= lo;
+        lo = 0;
+        copied = true;
+      }
+      yield;
+    }
     const item = items[i] as T;
     if (member !== undefined && !member(item)) continue;
     if (!found) {

@@ -21,6 +21,9 @@ interface Waiter {
   wake(): void;
 }
 
+/** Blocking queries woken in one turn of the event loop after a write. */
+export const WAKE_BATCH = 16;
+
 export const jobKey = (namespace: string, id: string): string => `${namespace}\u0000${id}`;
 
 function compareJobs(a: JobListEntry, b: JobListEntry): number {
@@ -215,10 +218,18 @@ export class SchedulerState {
     return this.waiters.jobs.size + this.waiters.deployments.size;
   }
 
+  /**
+   * Wakes the table's waiters that the new index passes, `WAKE_BATCH` per event-loop turn: each woken
+   * query reads its page (shared with the others asking the same) before the next batch wakes, and
+   * other requests (health checks among them) are served in between.
+   */
   private wake(table: Table, index: number): void {
-    for (const waiter of [...this.waiters[table]]) {
-      if (index > waiter.minIndex) waiter.wake();
-    }
+    const due = [...this.waiters[table]].filter((waiter) => index > waiter.minIndex);
+    const next = (from: number): void => {
+      for (let i = from; i < Math.min(from + WAKE_BATCH, due.length); i++) due[i]!.wake();
+      if (from + WAKE_BATCH < due.length) setImmediate(() => next(from + WAKE_BATCH));
+    };
+    next(0);
   }
 
   /** Answers every waiting blocking query now and every later one at once (shutdown). */

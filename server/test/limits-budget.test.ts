@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_OPTIONS } from "../src/context.js";
+import type { RunningServer } from "../src/ops/start.js";
+import { startServer } from "../src/ops/start.js";
+import { FILTER_CACHE_BYTES } from "../src/scheduler/filters.js";
+
+// The evaluation budget of list requests and the size bound of the compiled-filter cache, over real
+// HTTP on loopback against the demo data (400 jobs, 1 to 5 datacenters each).
+
+/** `any Datacenters as v0 { any Datacenters as v1 { … v0 == "x" … } }`, `depth` levels deep. */
+function nested(depth: number): string {
+  let body = 'v0 == "x"';
+  for (let i = depth - 1; i >= 0; i--) body = `any Datacenters as v${i} { ${body} }`;
+  return body;
+}
+
+const list = (server: RunningServer, filter: string, extra = ""): Promise<Response> =>
+  fetch(`${server.apiUrl}/v1/jobs?namespace=*${extra}&filter=${encodeURIComponent(filter)}`);
+
+describe("the evaluation budget of a list request (default 1,000,000 steps)", () => {
+  let server: RunningServer;
+  beforeAll(async () => (server = await startServer({ ...DEFAULT_OPTIONS, port: 0, opsPort: 0, logLevel: "error" })));
+  afterAll(async () => server.lifecycle.shutdown());
+
+  it("a depth-14 nested any is 400 filter too expensive at the outermost any, and /health answers meanwhile", async () => {
+    const worst = nested(14);
+    const rejected = Array.from({ length: 4 }, () => list(server, worst));
+    const health = fetch(`${server.opsUrl}/health`);
+    for (const res of await Promise.all(rejected)) {
+      expect(res.status).toBe(400);
+      expect(res.headers.get("content-type")).toMatch(/^text\/plain/);
+      expect(await res.text()).toMatch(/^failed to read result page: filter too expensive: .*\(1000000 steps per request\) at 1:1$/);
+    }
+    expect((await health).status).toBe(200);
+    // The position is that of the outermost any being iterated, wherever it stands.
+    const res = await list(server, `Status != "x" and (${worst})`);
+    expect(await res.text()).toMatch(/ at 1:20$/);
+  });
+
+  it("within the budget answers do not change", async () => {
+    const res = await list(server, nested(3).replace('v0 == "x"', 'v0 == "dc1"'));
+    expect(res.status).toBe(200);
+    const jobs = (await res.json()) as { Datacenters: string[] }[];
+    expect(jobs.length).toBeGreaterThan(0);
+    expect(jobs.every((j) => j.Datacenters.includes("dc1"))).toBe(true);
+  });
+});
+
+describe("the budget is one per request, a blocking query's re-read included", () => {
+  let server: RunningServer;
+  // One step per job for a one-match filter: the first read (400 jobs) fits, the re-read does not.
+  beforeAll(async () => (server = await startServer({ ...DEFAULT_OPTIONS, port: 0, opsPort: 0, logLevel: "error", filterBudget: 600 })));
+  afterAll(async () => server.lifecycle.shutdown());
+
+  it("a scan of 400 jobs fits a budget of 600 steps; the same request's re-read after a write does not", async () => {
+    const first = await list(server, 'Status != "x"');
+    expect(first.status).toBe(200);
+    expect(((await first.json()) as unknown[]).length).toBe(400);
+    const index = Number(first.headers.get("x-svc-index"));
+    const blocked = list(server, 'Status != "x"', `&index=${index}&wait=20s`);
+    // Registering wakes the query only once it waits (the index passes the one it asked for).
+    let woke: Response | undefined;
+    void blocked.then((r) => (woke = r));
+    while (server.state.waiting === 0 && woke === undefined) await new Promise((r) => setImmediate(r));
+    const put = await fetch(`${server.apiUrl}/v1/jobs`, { method: "PUT", body: JSON.stringify({ Job: { ID: "new", Type: "batch", TaskGroups: [{ Name: "g" }] } }) });
+    expect(put.status).toBe(200);
+    const res = await blocked;
+    expect(res.status).toBe(400);
+    expect(await res.text()).toMatch(/filter too expensive: .*\(600 steps per request\) at 1:1$/);
+  });
+});
+
+describe("long scans run in slices", () => {
+  let server: RunningServer;
+  beforeAll(async () => (server = await startServer({ ...DEFAULT_OPTIONS, port: 0, opsPort: 0, logLevel: "error", filterBudget: 1e12 })));
+  afterAll(async () => server.lifecycle.shutdown());
+
+  it("a cheap request sent after three expensive scans is answered before the last of them", async () => {
+    const order: string[] = [];
+    const expensive = Array.from({ length: 3 }, (_, i) => list(server, nested(7)).then(async (r) => (await r.text(), order.push(`scan ${i}`), r.status)));
+    const cheap = fetch(`${server.apiUrl}/v1/jobs?per_page=1`).then(async (r) => (await r.text(), order.push("cheap"), r.status));
+    const health = fetch(`${server.opsUrl}/health`).then(async (r) => (await r.text(), order.push("health"), r.status));
+    expect(await Promise.all([...expensive, cheap, health])).toEqual([200, 200, 200, 200, 200]);
+    expect(order.indexOf("cheap")).toBeLessThan(order.length - 1);
+    expect(order.indexOf("health")).toBeLessThan(order.length - 1);
+    expect(order.at(-1)).toMatch(/^scan/);
+  });
+});
+
+describe("the compiled-filter cache", () => {
+  let server: RunningServer;
+  beforeAll(async () => (server = await startServer({ ...DEFAULT_OPTIONS, port: 0, opsPort: 0, logLevel: "error" })));
+  afterAll(async () => server.lifecycle.shutdown());
+
+  it("is bounded by the estimated size of what it holds, not only by count", async () => {
+    // 40 distinct filters of 15 KB (a URL's worth each): far below 512 entries, far above 64 MiB estimated.
+    for (let i = 0; i < 40; i++) {
+      const filter = `ID == "${String(i).padStart(3, "0")}${"x".repeat(15_000)}"`;
+      const res = await fetch(`${server.apiUrl}/v1/jobs?filter=${encodeURIComponent(filter)}`);
+      expect(res.status).toBe(200);
+    }
+    expect(server.filters.bytes).toBeLessThanOrEqual(FILTER_CACHE_BYTES);
+    expect(server.filters.size).toBeLessThan(40);
+    expect(server.filters.size).toBeGreaterThan(0);
+  });
+});
