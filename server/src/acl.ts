@@ -62,7 +62,8 @@ export class TokenAcl implements Acl {
       const [cap, scope] = splitScoped(held);
       if (!grants(cap, capability)) continue;
       if (scope === undefined || scope === "*") return true;
-      if (namespace !== undefined && (namespace === scope || namespace === "*")) return true;
+      // A grant scoped to one namespace covers that namespace only: never a requested "*".
+      if (namespace !== undefined && namespace === scope) return true;
     }
     return false;
   }

@@ -71,9 +71,28 @@ function multiError(errors: string[]): string {
   return `Job validation failed: ${n} error${n === 1 ? "" : "s"} occurred:\n${errors.map((e) => `\t* ${e}\n`).join("")}\n`;
 }
 
+/** Deepest nesting of objects and arrays a job definition may have (the body's `Job` object is level 1). */
+export const MAX_JOB_DEPTH = 64;
+
+/** True when `value` nests objects or arrays more than `limit` levels deep. Iterative: any depth is safe. */
+export function nestsDeeper(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== "object" || v === null) continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (typeof child === "object" && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
 /** Validates the body of a registration and fills the defaults the scheduler's client would. */
 export function parseJobSpec(body: unknown, queryNamespace: string | undefined): JobSpec {
   if (!isObj(body) || !isObj(body["Job"])) throw new BadRequest("Job must be specified");
+  // Deeper definitions could be stored but not encoded again (every page holding the job would fail).
+  if (nestsDeeper(body["Job"], MAX_JOB_DEPTH)) throw new BadRequest(`Job nests objects and arrays more than ${MAX_JOB_DEPTH} levels deep`);
   const job = body["Job"];
   const errors: string[] = [];
   const id = str(job, "ID", errors);
@@ -139,6 +158,9 @@ function freshSummary(count: number): TaskGroupSummary {
   return { Complete: 0, Failed: 0, Lost: 0, Queued: count, Running: 0, Starting: 0 };
 }
 
+/** The scheduler's description of a deployment cancelled because its job was stopped. */
+export const STOPPED_JOB = "Cancelled because job is stopped";
+
 const ACTIVE = (d: Deployment): boolean => !TERMINAL_DEPLOYMENT_STATUSES.has(d.Status);
 
 /**
@@ -186,6 +208,15 @@ export function planRegistration(state: SchedulerState, spec: JobSpec, index: nu
   };
   const record: JobRecord = { entry, version };
   const changes: Change[] = [{ kind: "job", record }];
+
+  if (spec.Stop) {
+    // Stopping a job cancels its running deployment, as the scheduler does.
+    for (const d of state.deployments) {
+      if (d.Namespace === spec.Namespace && d.JobID === spec.ID && ACTIVE(d)) {
+        changes.push({ kind: "deployment", deployment: { ...d, ModifyIndex: index, Status: "cancelled", StatusDescription: STOPPED_JOB } });
+      }
+    }
+  }
 
   if (spec.Type === "service" && !spec.Stop && !launches) {
     for (const d of state.deployments) {
