@@ -149,11 +149,16 @@ function improves(diagnostic: Diagnostic, fix: Fix, fixed: string, base: Score, 
   const now = score(after);
   if (!base.parses) {
     if (now.parses) return true;
-    // The first syntax error must now lie after the edits (in the fixed text's offsets).
+    // The first syntax error is now elsewhere: not in or next to the edited text, not where this one was.
+    const starts = fix.edits.map((e) => e.start);
+    const from = Math.min(...starts);
     const shift = fix.edits.reduce((n, e) => n + e.insert.length - (e.end - e.start), 0);
-    const lastEnd = Math.max(...fix.edits.map((e) => e.end)) + shift;
-    const first = after.find((f) => f.diagnostic.severity === "error");
-    return first !== undefined && first.diagnostic.span.start >= lastEnd && first.diagnostic.span.start > diagnostic.span.start;
+    const to = Math.max(...fix.edits.map((e) => e.end)) + shift;
+    const first = after.find((f) => f.syntax)?.diagnostic;
+    if (first === undefined) return true;
+    const mapped = first.span.start < from ? first.span.start : first.span.start - shift;
+    const same = mapped === diagnostic.span.start && first.code === diagnostic.code;
+    return !same && (first.span.end < from || first.span.start > to);
   }
   if (!now.parses) return false;
   return now.errors < base.errors || (now.errors === base.errors && now.warnings < base.warnings);

@@ -13,7 +13,7 @@ export interface SelectorInfo {
   /** The selector's text as written. */
   readonly text: string;
   readonly span: Span;
-  /** The schema's type of the value it selects (`string`, `list of string`, `map of TaskGroupSummary`, …), or `any` when unknown (no schema, or a step the schema does not know). */
+  /** The schema's type of the value it selects (`string`, `list of string`, `map of TaskGroupSummary`, …), `any JSON value` without a schema, or `unknown` past a step the schema does not know. */
   readonly type: string;
   /** When the value is a record: its field names, in the schema's order. */
   readonly fields: readonly string[];
@@ -38,7 +38,7 @@ export function selectorAt(text: string, offset: number, options: { schema?: Sch
   return {
     text: text.slice(found.selector.span.start, found.selector.span.end),
     span: found.selector.span,
-    type: type === undefined ? "any" : typeName(type),
+    type: type === undefined ? "unknown" : typeName(type),
     fields: c?.kind === "record" ? Object.keys(c.fields) : [],
   };
 }
