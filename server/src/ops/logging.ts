@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { LogLine, ServerContext } from "../context.js";
+import { redactSecrets } from "./secrets.js";
 
 type Level = LogLine["level"];
 const LEVEL_NAMES: Record<number, Level> = { 10: "trace", 20: "debug", 30: "info", 40: "warn", 50: "error", 60: "error" };
@@ -7,12 +8,14 @@ const LEVEL_VALUES: Record<Level, number> = { trace: 10, debug: 20, info: 30, wa
 
 /**
  * pino destination: writes lines at or above the configured level to stdout and emits every line
- * (whatever its level) on ctx.logEvents as a LogLine, for /v1/agent/monitor.
+ * (whatever its level) on ctx.logEvents as a LogLine, for /v1/agent/monitor; secrets redacted first.
  */
 export function logStream(ctx: ServerContext, level: Level): { write(line: string): void } {
   const threshold = LEVEL_VALUES[level];
   return {
-    write(line: string): void {
+    write(raw: string): void {
+      // Secrets (signed URLs, tokens) never reach the output or the monitor streams.
+      const line = redactSecrets(ctx, raw);
       let parsed: { level?: number; time?: number; msg?: string } = {};
       try {
         parsed = JSON.parse(line) as typeof parsed;

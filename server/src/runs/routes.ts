@@ -33,15 +33,14 @@ function notFound(reply: FastifyReply): FastifyReply {
 export function registerApplyRoutes(app: FastifyInstance, rt: RunsRuntime): void {
   const prefix = app.prefix;
   const storagePath = (object: SignedObject, id: string) => `${prefix}/storage/applies/${id}/${object}`;
-  const signedUrl = (request: FastifyRequest, object: SignedObject, id: string, ttlMs: number) =>
-    origin(request) + withSignature(storagePath(object, id), rt.signer.sign(object, id, ttlMs));
+  const signedUrl = (object: SignedObject, id: string, ttlMs: number) => origin(app) + withSignature(storagePath(object, id), rt.signer.sign(object, id, ttlMs));
 
   app.get("/applies/:id", { exposeHeadRoute: true }, async (request: IdRequest, reply) => {
     const apply = rt.access.allows(request.headers, APPLY_READ) ? rt.store.get(request.params.id) : undefined;
     if (apply === undefined) return notFound(reply);
     const document = applyDocument(apply, {
       self: `${prefix}/applies/${apply.id}`,
-      logReadUrl: signedUrl(request, "log", apply.id, LOG_URL_TTL_MS),
+      logReadUrl: signedUrl("log", apply.id, LOG_URL_TTL_MS),
     });
     return sendDocument(reply.header("cache-control", "no-store"), 200, document);
   });
@@ -52,7 +51,7 @@ export function registerApplyRoutes(app: FastifyInstance, rt: RunsRuntime): void
     if (apply === undefined || apply.erroredState === null) return notFound(reply);
     return reply
       .code(307)
-      .header("location", signedUrl(request, "errored-state", apply.id, STATE_URL_TTL_MS))
+      .header("location", signedUrl("errored-state", apply.id, STATE_URL_TTL_MS))
       .header("cache-control", "no-store")
       .send();
   });
