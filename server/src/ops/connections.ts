@@ -43,19 +43,33 @@ export function plainClientError(emptyBody: boolean): (err: NodeJS.ErrnoExceptio
   };
 }
 
-/** The connection options of a listener: request and idle timeouts, plain-text parser errors. */
+/** The headers timeout for a request timeout (Node wants it no longer than the request timeout). */
+function headersTimeout(requestTimeoutMs: number): number {
+  return requestTimeoutMs > 0 ? Math.min(HEADERS_TIMEOUT_MS, requestTimeoutMs) : HEADERS_TIMEOUT_MS;
+}
+
+/**
+ * The connection options of a listener: request, headers and idle timeouts (expired requests are
+ * looked for every second, or twice per request timeout when it is shorter), plain-text parser errors.
+ */
 export function connectionOptions(requestTimeoutMs: number, emptyBody: boolean): {
   requestTimeout: number;
   connectionTimeout: number;
+  http: { headersTimeout: number; connectionsCheckingInterval: number };
   clientErrorHandler: (err: NodeJS.ErrnoException, socket: Socket) => void;
 } {
-  return { requestTimeout: requestTimeoutMs, connectionTimeout: IDLE_SOCKET_TIMEOUT_MS, clientErrorHandler: plainClientError(emptyBody) };
+  const every = requestTimeoutMs > 0 ? Math.max(50, Math.min(1000, Math.floor(requestTimeoutMs / 2))) : 1000;
+  return {
+    requestTimeout: requestTimeoutMs,
+    connectionTimeout: IDLE_SOCKET_TIMEOUT_MS,
+    http: { headersTimeout: headersTimeout(requestTimeoutMs), connectionsCheckingInterval: every },
+    clientErrorHandler: plainClientError(emptyBody),
+  };
 }
 
-/** Sets the headers timeout (not a Fastify option) on a listener's server. */
+/** Sets the headers timeout on a listener's server again (Fastify leaves it, but be explicit). */
 export function limitHeaders(app: FastifyInstance, requestTimeoutMs: number): void {
-  // Node requires headersTimeout <= requestTimeout when both are set.
-  app.server.headersTimeout = requestTimeoutMs > 0 ? Math.min(HEADERS_TIMEOUT_MS, requestTimeoutMs) : HEADERS_TIMEOUT_MS;
+  app.server.headersTimeout = headersTimeout(requestTimeoutMs);
 }
 
 /**
