@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { ServerOptions } from "../context.js";
 import { parseDuration } from "./duration.js";
+import { GossipKeyError, parseGossipKey } from "../agent/gossip/auth.js";
 
 /** A configuration file that cannot be used; the message says where and why. */
 export class ConfigError extends Error {}
@@ -23,6 +24,8 @@ export interface ServerConfig {
   };
   worker?: { name?: string };
   listeners: ListenerConfig[];
+  /** `server { encrypt = "…" }`: the gossip key, as the scheduler's server block gives it. */
+  gossipKey?: string;
 }
 
 type Obj = Record<string, unknown>;
@@ -107,6 +110,18 @@ export async function interpretConfig(raw: unknown, env: NodeJS.ProcessEnv = pro
     if (ms === undefined || ms < 0) throw new ConfigError(`controller.graceful_shutdown_wait_duration: expected a duration such as "5s", got ${JSON.stringify(wait)}`);
     config.controller.gracefulShutdownWaitMs = ms;
   }
+  const server = singleBlock(raw["server"], "server");
+  if (server !== undefined && server["encrypt"] !== undefined) {
+    const key = server["encrypt"];
+    if (typeof key !== "string") throw new ConfigError("server.encrypt: expected a base64 string");
+    try {
+      parseGossipKey(key);
+    } catch (e) {
+      if (e instanceof GossipKeyError) throw new ConfigError(`server.encrypt: ${e.message}`);
+      throw e;
+    }
+    config.gossipKey = key.trim();
+  }
   const worker = singleBlock(raw["worker"], "worker");
   if (worker !== undefined) config.worker = typeof worker["name"] === "string" ? { name: worker["name"] } : {};
   for (const purpose of ["api", "ops"]) {
@@ -137,6 +152,7 @@ export function configOptions(config: ServerConfig): Partial<ServerOptions> {
   const options: Partial<ServerOptions> = { nodeName: config.controller.name };
   if (config.controller.gracefulShutdownWaitMs !== undefined) options.gracefulShutdownWaitMs = config.controller.gracefulShutdownWaitMs;
   if (config.worker !== undefined) options.worker = true;
+  if (config.gossipKey !== undefined) options.gossipKey = config.gossipKey;
   for (const l of config.listeners) {
     if (l.address === undefined) continue;
     const { host, port } = splitAddress(l.address, `listener ${l.purpose.join(",")}`);
