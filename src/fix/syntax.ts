@@ -89,8 +89,8 @@ function singleQuoteFix(text: string, at: number): Fix | undefined {
 }
 
 /** Where a bare value run may not extend to the left / right. */
-const LEFT_STOP = /[\s()="`']/;
-const RIGHT_STOP = /[\s()"`']/;
+const LEFT_STOP = /[\s()="`'&|]/;
+const RIGHT_STOP = /[\s()="`'&|]/;
 
 /**
  * `Name == web-1` → `Name == "web-1"`: the run of characters around the error that sits where a value
