@@ -2,6 +2,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compile, escapeRegex, parse, quote, quoteRegex } from "../../src/index.js";
 
+/** True for a string without lone surrogates (String.prototype.isWellFormed, not in our lib target). */
+const wellFormed = (s: string): boolean => !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
+
 /** The value of the literal of `Name == LITERAL`. */
 function valueOf(literal: string): string {
   const ast = parse(`Name == ${literal}`);
@@ -13,7 +16,7 @@ describe("quote", () => {
   it("writes the value back exactly, for every well-formed string", () => {
     fc.assert(
       fc.property(fc.oneof(fc.string(), fc.string({ unit: "binary" }), fc.string({ unit: fc.constantFrom('"', "\\", "/", "`", "\n", "\r", "\t", "\x00", "\x7f", "a", "~", "é") })), (v) => {
-        fc.pre(v.isWellFormed());
+        fc.pre(wellFormed(v));
         expect(valueOf(quote(v))).toBe(v);
       }),
       { numRuns: 200 },
@@ -42,7 +45,7 @@ describe("quoteRegex", () => {
   it("matches the text literally, anywhere in the value", () => {
     fc.assert(
       fc.property(fc.string({ unit: fc.constantFrom(..."ab.+*?()|[]{}^$\\/\"`-") , minLength: 1 }), fc.string(), fc.string(), (text, before, after) => {
-        fc.pre(before.isWellFormed() && after.isWellFormed());
+        fc.pre(wellFormed(before) && wellFormed(after));
         const f = compile(`Name matches ${quoteRegex(text)}`);
         expect(f.evaluate({ Name: before + text + after })).toBe(true);
         const whole = compile(`Name matches ${quote(`^${escapeRegex(text)}$`)}`);
