@@ -31,6 +31,7 @@ import { MISSING, concrete, elementType, isObject, kindOf, staticPath, step, typ
 import { charge, iterationSteps, levelMatches, type EvaluationBudget } from "./budget.js";
 import { bothPlaceholderError, boundNames, hiddenPlaceholderError, placeholderClash, selectorKeys, selectorPrefix, walkReporter, type EvaluateOptions } from "./common.js";
 import { SLOW, dynamicTest, fastMatch, fastMembership, typedTest } from "./fast.js";
+import { interpret } from "./interpret.js";
 import { compilePattern } from "./regex.js";
 
 /** Values bound by collection expressions, by slot (allocated by the outermost collection). */
@@ -113,6 +114,14 @@ const hasOwn = Object.prototype.hasOwnProperty;
 
 /** Compiles `ast` (parsed from `source`) for data of type `root`. */
 export function compileAst(ast: Expr, source: string, root: Type, options: EvaluateOptions = {}): CompiledProgram {
+  // Closures nest as deep as the collections do; past this depth (beyond what the reference's parse
+  // budget lets through) the program runs the interpreter, whose stack is on the heap.
+  if (collectionDepth(ast) > MAX_COMPILED_NESTING) {
+    return {
+      run: (d, budget) => interpret(ast, source, d, root, options, budget),
+      plan: planNode(() => `interpreted: collections nested deeper than ${MAX_COMPILED_NESTING}`, 20, false, []),
+    };
+  }
   const meter: Env["meter"] = { budget: undefined };
   const env: Env = { source, root, options, scope: [], layout: { slots: 0 }, rootValue: rootNormalizer(root), meter, outermost: undefined };
   const c = compileExpr(ast, env, false);
@@ -130,6 +139,34 @@ export function compileAst(ast: Expr, source: string, root: Type, options: Evalu
     }
   };
   return { run: budgeted, plan: c.plan };
+}
+
+/** Nesting of collection bodies the compiler turns into closures (the reference's budget allows about 1,500). */
+const MAX_COMPILED_NESTING = 2000;
+
+/** The deepest nesting of collection bodies in `e`, found without recursion. */
+export function collectionDepth(e: Expr): number {
+  let max = 0;
+  const stack: [Expr, number][] = [[e, 0]];
+  while (stack.length > 0) {
+    const [x, d] = stack.pop()!;
+    switch (x.kind) {
+      case "not":
+        stack.push([x.operand, d]);
+        break;
+      case "and":
+      case "or":
+        for (const o of x.operands) stack.push([o, d]);
+        break;
+      case "collection":
+        if (d + 1 > max) max = d + 1;
+        stack.push([x.body, d + 1]);
+        break;
+      case "match":
+        break;
+    }
+  }
+  return max;
 }
 
 function rootNormalizer(root: Type): (d: unknown) => unknown {

@@ -2,7 +2,7 @@
  * The plain tree-walking interpreter: the executable specification of the language. It favours
  * clarity over speed; the compiler must agree with it on every answer and every error class.
  */
-import type { CollectionExpr, Expr, Literal, MatchExpr } from "../syntax/ast.js";
+import type { AndExpr, CollectionExpr, Expr, Literal, MatchExpr, OrExpr } from "../syntax/ast.js";
 import { selectorSource } from "../syntax/parser.js";
 import {
   COLLECTION_MISSING,
@@ -50,29 +50,144 @@ export function interpret(ast: Expr, source: string, datum: unknown, type: Type 
   return evaluate(ast, ctx, undefined);
 }
 
-function evaluate(e: Expr, ctx: Context, scope: Scope | undefined): boolean {
-  switch (e.kind) {
-    case "not": {
-      // A run of `not`s is one negation or none (no recursion per `not`).
-      let x: Expr = e;
-      let negated = false;
-      while (x.kind === "not") {
-        x = x.operand;
-        negated = !negated;
-      }
-      return evaluate(x, ctx, scope) !== negated;
+/** An and/or whose operands are being evaluated, left to right. */
+interface JunctionFrame {
+  readonly e: AndExpr | OrExpr;
+  readonly scope: Scope | undefined;
+  readonly negated: boolean;
+  i: number;
+}
+
+/** An any/all whose elements are being visited. */
+interface CollectionFrame {
+  readonly e: CollectionExpr;
+  readonly scope: Scope | undefined;
+  readonly negated: boolean;
+  readonly any: boolean;
+  readonly list: readonly unknown[] | undefined;
+  readonly map: Record<string, unknown> | undefined;
+  readonly keys: readonly string[];
+  readonly elemType: Type;
+  readonly names: ReturnType<typeof boundNames>;
+  readonly clash: ReturnType<typeof placeholderClash>;
+  readonly path: readonly string[];
+  readonly steps: number;
+  i: number;
+}
+
+/**
+ * Evaluates an expression with an explicit stack: nesting (runs of `not`, collection bodies,
+ * parentheses) costs heap, not JavaScript stack, so every expression within the reference's parse
+ * budget evaluates (its deepest, about 1,500 nested collections, too).
+ */
+function evaluate(root: Expr, ctx: Context, rootScope: Scope | undefined): boolean {
+  const stack: (JunctionFrame | CollectionFrame)[] = [];
+  let e: Expr = root;
+  let scope = rootScope;
+  let result: boolean;
+  for (;;) {
+    // Descend into e: a run of `not`s is one negation or none.
+    let negated = false;
+    while (e.kind === "not") {
+      e = e.operand;
+      negated = !negated;
     }
-    case "and":
-      for (const o of e.operands) if (!evaluate(o, ctx, scope)) return false;
-      return true;
-    case "or":
-      for (const o of e.operands) if (evaluate(o, ctx, scope)) return true;
-      return false;
-    case "match":
-      return evaluateMatch(e, ctx, scope);
-    case "collection":
-      return evaluateCollection(e, ctx, scope);
+    descend: {
+      if (e.kind === "match") {
+        result = evaluateMatch(e, ctx, scope) !== negated;
+      } else if (e.kind === "and" || e.kind === "or") {
+        stack.push({ e, scope, negated, i: 0 });
+        e = e.operands[0]!;
+        continue;
+      } else {
+        const f = startCollection(e, ctx, scope, negated);
+        if (typeof f === "boolean") {
+          result = f !== negated;
+        } else if (f.i < (f.list ?? f.keys).length) {
+          stack.push(f);
+          scope = visit(f, ctx);
+          e = f.e.body;
+          continue;
+        } else {
+          result = !f.any !== negated;
+        }
+      }
+      // Ascend: hand the result to the frames above until one has more to evaluate.
+      for (;;) {
+        const f = stack[stack.length - 1];
+        if (f === undefined) return result;
+        if ("operands" in f.e) {
+          const j = f as JunctionFrame;
+          const or = j.e.kind === "or";
+          // and stops at the first false, or at the first true; either way the last result decides.
+          if (result !== or && ++j.i < j.e.operands.length) {
+            e = j.e.operands[j.i]!;
+            scope = j.scope;
+            break descend;
+          }
+          stack.pop();
+          result = result !== j.negated;
+        } else {
+          const c = f as CollectionFrame;
+          if (result !== c.any && ++c.i < (c.list ?? c.keys).length) {
+            scope = visit(c, ctx);
+            e = c.e.body;
+            break descend;
+          }
+          stack.pop();
+          result = (result === c.any ? c.any : !c.any) !== c.negated;
+        }
+      }
+    }
   }
+}
+
+/** The state of an any/all about to visit its first element, or its answer when there is none to visit. */
+function startCollection(e: CollectionExpr, ctx: Context, scope: Scope | undefined, negated: boolean): CollectionFrame | boolean {
+  const target = select(e, ctx, scope);
+  if (target === MISSING) return COLLECTION_MISSING[e.quantifier];
+  const kind = kindOf(target.type, target.value);
+  if (kind !== "list" && kind !== "map") {
+    throw evalError({ source: ctx.source, span: e.selector.span }, "not-a-collection", `${selectorSource(e.selector)} is ${describeKind(kind)}, not a list or a map; ${e.quantifier} needs one`);
+  }
+  const clash = placeholderClash(e.binding, e.selector);
+  // A collection outside every collection body is the outermost one being iterated.
+  if (scope === undefined) ctx.outermost = e;
+  const list = kind === "list" ? ((target.value ?? []) as unknown[]) : undefined;
+  const map = kind === "map" ? ((target.value ?? {}) as Record<string, unknown>) : undefined;
+  return {
+    e,
+    scope,
+    negated,
+    any: e.quantifier === "any",
+    list,
+    map,
+    keys: map ? Object.keys(map) : [],
+    elemType: elementType(target.type),
+    names: boundNames(e.binding),
+    clash,
+    path: clash.hidden ? selectorKeys(e.selector) : [],
+    steps: ctx.budget === undefined ? 0 : iterationSteps(e.body),
+    i: 0,
+  };
+}
+
+/** Takes the steps of element `f.i` and returns the scope its body runs in. */
+function visit(f: CollectionFrame, ctx: Context): Scope | undefined {
+  const budget = ctx.budget;
+  if (budget !== undefined) charge(budget, f.steps, ctx.source, ctx.outermost!.span);
+  if (f.clash.both) throw bothPlaceholderError({ source: ctx.source, span: f.e.span }, f.names[0]!.name);
+  const isList = f.list !== undefined;
+  const key = isList ? f.i : f.keys[f.i]!;
+  const index: Typed = isList ? { type: { kind: "int" }, value: key } : { type: { kind: "string" }, value: key };
+  const raw = isList ? f.list![f.i] : f.map![key as string];
+  const element: Typed = { type: f.elemType, value: typed(f.elemType, raw) };
+  let inner = f.scope;
+  for (const n of f.names) {
+    const value = n.role === "index" ? index : n.role === "value" ? element : isList ? element : index;
+    inner = f.clash.hidden && n.role === "value" ? { name: n.name, value, next: inner, hidden: { path: f.path, index: key } } : { name: n.name, value, next: inner };
+  }
+  return inner;
 }
 
 /** Resolves a selector from the datum, or from a bound name when its first step is one. */
@@ -104,46 +219,4 @@ function pattern(lit: Literal, ctx: Context): Pattern {
   let p = ctx.patterns.get(lit);
   if (!p) ctx.patterns.set(lit, (p = compilePattern(lit.text)));
   return p;
-}
-
-function evaluateCollection(e: CollectionExpr, ctx: Context, scope: Scope | undefined): boolean {
-  const target = select(e, ctx, scope);
-  if (target === MISSING) return COLLECTION_MISSING[e.quantifier];
-  const kind = kindOf(target.type, target.value);
-  if (kind !== "list" && kind !== "map") {
-    throw evalError({ source: ctx.source, span: e.selector.span }, "not-a-collection", `${selectorSource(e.selector)} is ${describeKind(kind)}, not a list or a map; ${e.quantifier} needs one`);
-  }
-  const elemType = elementType(target.type);
-  const names = boundNames(e.binding);
-  const any = e.quantifier === "any";
-  const clash = placeholderClash(e.binding, e.selector);
-  const path = clash.hidden ? selectorKeys(e.selector) : [];
-  // A collection outside every collection body is the outermost one being iterated.
-  if (scope === undefined) ctx.outermost = e;
-  const budget = ctx.budget;
-  const steps = budget === undefined ? 0 : iterationSteps(e.body);
-  const visit = (index: Typed, element: Typed, isList: boolean): boolean => {
-    if (budget !== undefined) charge(budget, steps, ctx.source, ctx.outermost!.span);
-    if (clash.both) throw bothPlaceholderError({ source: ctx.source, span: e.span }, names[0]!.name);
-    let inner = scope;
-    for (const n of names) {
-      const value = n.role === "index" ? index : n.role === "value" ? element : isList ? element : index;
-      inner = clash.hidden && n.role === "value" ? { name: n.name, value, next: inner, hidden: { path, index: index.value as number | string } } : { name: n.name, value, next: inner };
-    }
-    return evaluate(e.body, ctx, inner);
-  };
-  if (kind === "list") {
-    const list = (target.value ?? []) as unknown[];
-    for (let i = 0; i < list.length; i++) {
-      const r = visit({ type: { kind: "int" }, value: i }, { type: elemType, value: typed(elemType, list[i]) }, true);
-      if (r === any) return any;
-    }
-  } else {
-    const map = (target.value ?? {}) as Record<string, unknown>;
-    for (const key of Object.keys(map)) {
-      const r = visit({ type: { kind: "string" }, value: key }, { type: elemType, value: typed(elemType, map[key]) }, false);
-      if (r === any) return any;
-    }
-  }
-  return !any;
 }

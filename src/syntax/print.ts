@@ -6,15 +6,30 @@
 import type { Binding, Expr, Literal, MatchExpr } from "./ast.js";
 import { selectorSource } from "./parser.js";
 
-/** Prints an expression as canonical filter text. */
+/**
+ * Prints an expression as canonical filter text. Works with an explicit stack, so no nesting depth
+ * reaches the JavaScript stack.
+ */
 export function print(ast: Expr): string {
-  return printExpr(ast);
+  let out = "";
+  const work: (string | Expr)[] = [ast];
+  while (work.length > 0) {
+    const w = work.pop()!;
+    if (typeof w === "string") {
+      out += w;
+      continue;
+    }
+    const pieces = parts(w);
+    for (let i = pieces.length - 1; i >= 0; i--) work.push(pieces[i]!);
+  }
+  return out;
 }
 
-function printExpr(e: Expr): string {
+/** The text of `e` as literal pieces and sub-expressions still to print, in order. */
+function parts(e: Expr): (string | Expr)[] {
   switch (e.kind) {
     case "match":
-      return printMatch(e);
+      return [printMatch(e)];
     case "not": {
       // A run of `not`s is printed in one go (runs may be 45,000 long).
       let prefix = "";
@@ -23,19 +38,29 @@ function printExpr(e: Expr): string {
         prefix += "not ";
         x = x.operand;
       }
-      return `${prefix}${x.kind === "match" ? printExpr(x) : `(${printExpr(x)})`}`;
+      return x.kind === "match" ? [prefix, x] : [`${prefix}(`, x, ")"];
     }
-    case "and":
-      return e.operands.map((o) => (o.kind === "match" || o.kind === "not" ? printExpr(o) : `(${printExpr(o)})`)).join(" and ");
-    case "or":
-      return e.operands
-        .map((o, i) => {
-          const last = i === e.operands.length - 1;
-          return o.kind === "or" || (o.kind === "collection" && !last) ? `(${printExpr(o)})` : printExpr(o);
-        })
-        .join(" or ");
+    case "and": {
+      const out: (string | Expr)[] = [];
+      e.operands.forEach((o, i) => {
+        if (i > 0) out.push(" and ");
+        if (o.kind === "match" || o.kind === "not") out.push(o);
+        else out.push("(", o, ")");
+      });
+      return out;
+    }
+    case "or": {
+      const out: (string | Expr)[] = [];
+      e.operands.forEach((o, i) => {
+        if (i > 0) out.push(" or ");
+        const last = i === e.operands.length - 1;
+        if (o.kind === "or" || (o.kind === "collection" && !last)) out.push("(", o, ")");
+        else out.push(o);
+      });
+      return out;
+    }
     case "collection":
-      return `${e.quantifier} ${selectorSource(e.selector)} as ${printBinding(e.binding)} { ${printExpr(e.body)} }`;
+      return [`${e.quantifier} ${selectorSource(e.selector)} as ${printBinding(e.binding)} { `, e.body, " }"];
   }
 }
 
