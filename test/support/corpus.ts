@@ -12,10 +12,14 @@ export interface ConformanceCase {
   readonly goError?: string;
 }
 
-/** Loads the corpus, keeping integers beyond 2^53 exact (as the reference's Go decoder does). */
-export function loadCorpus(): ConformanceCase[] {
+/**
+ * Loads the corpus (by default the reference's recorded cases; `fidelity-cases.jsonl` holds the cases
+ * of the reference's parse budget, depth, byte strings, placeholders and numbers, with answers derived
+ * from its source), keeping integers beyond 2^53 exact (as the reference's Go decoder does).
+ */
+export function loadCorpus(files: readonly string[] = ["bexpr-cases.jsonl", "edge-cases.jsonl"]): ConformanceCase[] {
   const cases: ConformanceCase[] = [];
-  for (const file of ["bexpr-cases.jsonl", "edge-cases.jsonl"]) {
+  for (const file of files) {
     const text = readFileSync(fileURLToPath(new URL(`../fixtures/${file}`, import.meta.url)), "utf8");
     for (const line of text.split("\n")) if (line.trim()) cases.push(parseJson(line) as ConformanceCase);
   }
