@@ -4,7 +4,7 @@
  * behaviour), and the warnings of `lint`. Valid expressions are also compiled, for `--data` and
  * `--explain`.
  */
-import { checkAst, compile, FilterError, parse, t, type Ast, type Filter, type Schema } from "../index.js";
+import { checkAst, compile, diagnose, FilterError, parse, t, type Ast, type Filter, type Schema } from "../index.js";
 import { fromError, fromWarning, type Diagnostic } from "./diagnostics.js";
 import type { Expression } from "./expressions.js";
 import { lint } from "../lint/index.js";
@@ -39,7 +39,7 @@ export function analyse(expression: Expression, options: AnalyseOptions): Report
   } catch (e) {
     if (!(e instanceof FilterError)) throw e;
     errors.push(fromError(e, options.schema));
-    return { expression, ast: undefined, filter: undefined, errors, warnings: [], valid: false };
+    return { expression, ast: undefined, filter: undefined, errors: withFixes(text, errors, options), warnings: [], valid: false };
   }
   // Without a schema, the check still finds invalid regular expressions.
   for (const e of checkAst(ast, text, options.schema ?? t.any)) errors.push(fromError(e, options.schema));
@@ -55,5 +55,15 @@ export function analyse(expression: Expression, options: AnalyseOptions): Report
   }
   errors.sort((a, b) => a.offset - b.offset);
   const valid = errors.length === 0 && !(options.strict && warnings.length > 0);
-  return { expression, ast, filter, errors, warnings, valid };
+  return { expression, ast, filter, errors: withFixes(text, errors, options), warnings: withFixes(text, warnings, options), valid };
+}
+
+/** The diagnostics with the fixes `diagnose` offers for the same finding (same code, same start). */
+function withFixes(text: string, diagnostics: Diagnostic[], options: AnalyseOptions): Diagnostic[] {
+  if (diagnostics.length === 0) return diagnostics;
+  const found = diagnose(text, { schema: options.schema, warnings: options.warnings });
+  return diagnostics.map((d) => {
+    const same = found.find((f) => f.code === d.code && f.span.start === d.span.start);
+    return same && same.fixes.length > 0 ? { ...d, fixes: same.fixes } : d;
+  });
 }

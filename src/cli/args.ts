@@ -23,6 +23,12 @@ export interface Options {
   readonly data: string | undefined;
   readonly count: boolean;
   readonly explain: boolean;
+  /** `--sql`: print the SQL pushdown translation for this engine. */
+  readonly sql: "postgres" | "sqlite" | undefined;
+  /** `--fix`: print (with `--file`, write back) each expression with every fix applied. */
+  readonly fix: boolean;
+  /** `--file`: read the expressions from this file, one a line, instead of standard input. */
+  readonly file: string | undefined;
   /** Leave warnings out of the report. */
   readonly noWarnings: boolean;
   /** Fail (exit 1) when there are warnings. */
@@ -44,6 +50,12 @@ Options:
                                 (- for standard input) and print the matching items as JSON lines
   --count                       with --data, print the number of matching items instead
   --explain                     print the syntax tree and the optimized evaluation plan
+  --sql postgres|sqlite         print the SQL condition that narrows a table of JSON documents
+                                (column doc) to the rows the filter may accept (docs/sql.md)
+  --fix                         print each expression with every fix applied (quoting, operators,
+                                list literals, misspelt fields, guarded map keys; docs/cli.md)
+  --file FILE                   read the expressions from FILE, one a line; with --fix, write the
+                                fixed expressions back to FILE
   --strict                      treat warnings as errors (exit status 1)
   --no-warnings                 do not report warnings
   -h, --help                    print this help and exit
@@ -73,6 +85,9 @@ export function parseCommandLine(argv: readonly string[]): Options {
         data: { type: "string" },
         count: { type: "boolean" },
         explain: { type: "boolean" },
+        sql: { type: "string" },
+        fix: { type: "boolean" },
+        file: { type: "string" },
         strict: { type: "boolean" },
         "no-warnings": { type: "boolean" },
         help: { type: "boolean", short: "h" },
@@ -90,6 +105,13 @@ export function parseCommandLine(argv: readonly string[]): Options {
   if (v.schema !== undefined && v.schema === "") throw new UsageError("--schema needs a value: job, deployment or a file");
   if (v.data !== undefined && v.data === "") throw new UsageError("--data needs a file name, or - for standard input");
   if (v.count && v.data === undefined) throw new UsageError("--count needs --data");
+  if (v.file !== undefined && (v.file === "" || parsed.positionals.length > 0)) {
+    throw new UsageError(v.file === "" ? "--file needs a file name" : "--file reads the expressions from the file: give no EXPRESSION arguments");
+  }
+  if (v.fix && v.data !== undefined) throw new UsageError("--fix and --data do not go together: fix the expression first");
+  if (v.sql !== undefined && v.sql !== "postgres" && v.sql !== "sqlite") {
+    throw new UsageError(`--sql must be "postgres" or "sqlite", not ${JSON.stringify(v.sql)}`);
+  }
   return {
     help: v.help ?? false,
     version: v.version ?? false,
@@ -98,6 +120,9 @@ export function parseCommandLine(argv: readonly string[]): Options {
     data: v.data,
     count: v.count ?? false,
     explain: v.explain ?? false,
+    sql: v.sql as "postgres" | "sqlite" | undefined,
+    fix: v.fix ?? false,
+    file: v.file,
     noWarnings: v["no-warnings"] ?? false,
     strict: v.strict ?? false,
     expressions: parsed.positionals,

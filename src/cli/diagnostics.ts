@@ -2,7 +2,7 @@
  * One shape for everything the CLI reports about an expression: errors (syntax, static, evaluation)
  * and warnings, each with its position, a message and a hint.
  */
-import { lineColumn, type FilterError, type Schema, type Span } from "../index.js";
+import { lineColumn, type FilterError, type Fix, type Schema, type Span } from "../index.js";
 import { errorHint } from "./hints.js";
 import type { Warning } from "../lint/index.js";
 
@@ -20,6 +20,8 @@ export interface Diagnostic {
   readonly offset: number;
   readonly length: number;
   readonly hint: string | undefined;
+  /** Fixes (of `diagnose`): edits that remove the finding. */
+  readonly fixes: readonly Fix[];
 }
 
 /** A diagnostic for a library error. */
@@ -35,6 +37,7 @@ export function fromError(e: FilterError, schema: Schema | undefined): Diagnosti
     offset: e.offset,
     length: e.length,
     hint: errorHint(e, schema),
+    fixes: [],
   };
 }
 
@@ -52,5 +55,6 @@ export function fromWarning(w: Warning, source: string): Diagnostic {
     offset: w.span.start,
     length: Math.max(0, w.span.end - w.span.start),
     hint: w.hint,
+    fixes: [],
   };
 }

@@ -16,7 +16,11 @@ export async function readExpressions(args: readonly string[], stdin: Readable &
   if (args.length > 0) return args.map((text, i) => ({ text, label: `expression ${i + 1}` }));
   if (stdinTaken) throw new UsageError("with --data -, give the expression as an argument (standard input holds the data)");
   if (stdin.isTTY) throw new UsageError("no expression: give one as an argument, or pipe them on standard input, one a line");
-  const text = await readAll(stdin);
+  return expressionLines(await readAll(stdin), "stdin");
+}
+
+/** The expressions of a text, one a line (blank lines and `#` lines skipped), labelled `NAME:LINE`. */
+export function expressionLines(text: string, name: string): Expression[] {
   const out: Expression[] = [];
   text
     .replace(/^\uFEFF/, "")
@@ -25,9 +29,9 @@ export async function readExpressions(args: readonly string[], stdin: Readable &
       const expression = line.replace(/\r$/, "");
       const trimmed = expression.trim();
       if (trimmed === "" || trimmed.startsWith("#")) return;
-      out.push({ text: expression, label: `stdin:${i + 1}` });
+      out.push({ text: expression, label: `${name}:${i + 1}` });
     });
-  if (out.length === 0) throw new UsageError("no expression on standard input (one a line; blank lines and # comments are skipped)");
+  if (out.length === 0) throw new UsageError(`no expression ${name === "stdin" ? "on standard input" : `in ${name}`} (one a line; blank lines and # comments are skipped)`);
   return out;
 }
 

@@ -3,6 +3,7 @@
  * the standard streams and resolves to the exit status: 0 all valid (and evaluated without error),
  * 1 an expression is invalid or failed to evaluate, 2 a usage error.
  */
+import { readFile } from "node:fs/promises";
 import type { Schema } from "../index.js";
 import { analyse, type Report } from "./analyse.js";
 import { parseCommandLine, USAGE, UsageError, type Options } from "./args.js";
@@ -10,11 +11,13 @@ import { openData } from "./data/source.js";
 import { runData, type DataOutcome } from "./data/run.js";
 import { fromError } from "./diagnostics.js";
 import { explainText } from "./explain.js";
-import { readExpressions } from "./expressions.js";
+import { expressionLines, readExpressions } from "./expressions.js";
+import { fixMode } from "./fix.js";
 import { jsonError, reportJson } from "./format/json.js";
 import { diagnosticText, reportText, summaryText } from "./format/text.js";
 import { BufferedWriter, writeAll, type Io, type OutStream } from "./io.js";
 import { loadSchema } from "./schema-file.js";
+import { sqlJson, sqlOf, sqlText } from "./sql.js";
 import { colourEnabled, makeStyle, type Style } from "./style.js";
 import { packageInfo } from "./version.js";
 
@@ -37,7 +40,9 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     }
     const schema = await loadSchema(options.schema);
     const stdinTaken = options.data === "-";
-    const expressions = await readExpressions(options.expressions, io.stdin, stdinTaken);
+    const file = options.file === undefined ? undefined : { name: options.file, text: await readExpressionFile(options.file) };
+    const expressions = file ? expressionLines(file.text, file.name) : await readExpressions(options.expressions, io.stdin, stdinTaken);
+    if (options.fix) return await fixMode(expressions, { schema, options, file }, io);
     if (options.data !== undefined && expressions.length !== 1) {
       throw new UsageError(`--data evaluates one expression, but ${expressions.length} were given`);
     }
@@ -51,6 +56,15 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   }
 }
 
+/** The text of `--file`; an unreadable file is a usage error. */
+async function readExpressionFile(name: string): Promise<string> {
+  try {
+    return (await readFile(name, "utf8")).replace(/^\uFEFF/, "");
+  } catch (e) {
+    throw new UsageError(`cannot read ${name}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+}
+
 function styleFor(stream: OutStream, io: Io): Style {
   return makeStyle(colourEnabled(stream.isTTY, io.env));
 }
@@ -60,10 +74,13 @@ function formatReport(report: Report, options: Options, style: Style): string {
   const plan = report.filter?.plan;
   if (options.format === "json") {
     const explain = options.explain ? { ast: report.ast, plan } : {};
-    return `${JSON.stringify(reportJson(report, explain))}\n`;
+    const json = reportJson(report, explain);
+    if (options.sql) json.sql = report.filter ? sqlJson(sqlOf(report.filter, options.sql)) : null;
+    return `${JSON.stringify(json)}\n`;
   }
   let text = reportText(report, style);
   if (options.explain && report.ast) text += `\n${explainText(report.ast, report.expression.text, plan, style)}`;
+  if (options.sql && report.filter) text += `\n${sqlText(sqlOf(report.filter, options.sql), style)}`;
   return `${text}\n`;
 }
 

@@ -71,6 +71,8 @@ describe("filter-check: checking expressions", () => {
           column: 1,
           offset: 0,
           length: 6,
+          // Each finding carries the fixes of diagnose(): edits with offsets into the expression.
+          fixes: [{ title: 'replace "Stauts" with "Status"', edits: [{ start: 0, end: 6, insert: "Status" }] }],
         },
       ],
       warnings: [],
@@ -84,6 +86,7 @@ describe("filter-check: checking expressions", () => {
       column: 7,
       offset: 6,
       length: 4,
+      fixes: [{ title: expect.stringContaining("`/x`"), edits: [{ start: 6, end: 10, insert: "`/x`" }] }],
     });
   });
 

@@ -9,7 +9,7 @@
  *
  * Warnings have the same fields plus `hint`. With `--explain`, `ast` and `plan` are added.
  */
-import type { Ast, PlanNode } from "../../index.js";
+import type { Ast, Fix, PlanNode } from "../../index.js";
 import type { Report } from "../analyse.js";
 import type { Diagnostic } from "../diagnostics.js";
 
@@ -21,6 +21,8 @@ export interface JsonError {
   readonly column: number;
   readonly offset: number;
   readonly length: number;
+  /** Fixes: `{ title, edits: [{ start, end, insert }] }`, offsets into the expression. */
+  readonly fixes: readonly Fix[];
 }
 
 /** The fields of a warning in the JSON report. */
@@ -29,11 +31,11 @@ export interface JsonWarning extends JsonError {
 }
 
 export function jsonError(d: Diagnostic): JsonError {
-  return { code: d.code, message: d.message, line: d.line, column: d.column, offset: d.offset, length: d.length };
+  return { code: d.code, message: d.message, line: d.line, column: d.column, offset: d.offset, length: d.length, fixes: d.fixes };
 }
 
 export function jsonWarning(d: Diagnostic): JsonWarning {
-  return { code: d.code, message: d.message, hint: d.hint ?? "", line: d.line, column: d.column, offset: d.offset, length: d.length };
+  return { code: d.code, message: d.message, hint: d.hint ?? "", line: d.line, column: d.column, offset: d.offset, length: d.length, fixes: d.fixes };
 }
 
 /** The JSON object of one expression. */

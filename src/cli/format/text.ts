@@ -45,6 +45,7 @@ export function diagnosticText(d: Diagnostic, source: string, style: Style, inde
     });
   const lines = [head, ...frame];
   if (d.hint) lines.push(`${indent}  ${style.hint("hint:")} ${d.hint}`);
+  for (const f of d.fixes) lines.push(`${indent}  ${style.hint("fix:")} ${f.title} (filter-check --fix)`);
   return lines.join("\n");
 }
 
