@@ -23,6 +23,8 @@ export interface Options {
   readonly data: string | undefined;
   readonly count: boolean;
   readonly explain: boolean;
+  /** `--sql`: print the SQL pushdown translation for this engine. */
+  readonly sql: "postgres" | "sqlite" | undefined;
   /** `--fix`: print (with `--file`, write back) each expression with every fix applied. */
   readonly fix: boolean;
   /** `--file`: read the expressions from this file, one a line, instead of standard input. */
@@ -48,6 +50,8 @@ Options:
                                 (- for standard input) and print the matching items as JSON lines
   --count                       with --data, print the number of matching items instead
   --explain                     print the syntax tree and the optimized evaluation plan
+  --sql postgres|sqlite         print the SQL condition that narrows a table of JSON documents
+                                (column doc) to the rows the filter may accept (docs/sql.md)
   --fix                         print each expression with every fix applied (quoting, operators,
                                 list literals, misspelt fields, guarded map keys; docs/cli.md)
   --file FILE                   read the expressions from FILE, one a line; with --fix, write the
@@ -81,6 +85,7 @@ export function parseCommandLine(argv: readonly string[]): Options {
         data: { type: "string" },
         count: { type: "boolean" },
         explain: { type: "boolean" },
+        sql: { type: "string" },
         fix: { type: "boolean" },
         file: { type: "string" },
         strict: { type: "boolean" },
@@ -104,6 +109,9 @@ export function parseCommandLine(argv: readonly string[]): Options {
     throw new UsageError(v.file === "" ? "--file needs a file name" : "--file reads the expressions from the file: give no EXPRESSION arguments");
   }
   if (v.fix && v.data !== undefined) throw new UsageError("--fix and --data do not go together: fix the expression first");
+  if (v.sql !== undefined && v.sql !== "postgres" && v.sql !== "sqlite") {
+    throw new UsageError(`--sql must be "postgres" or "sqlite", not ${JSON.stringify(v.sql)}`);
+  }
   return {
     help: v.help ?? false,
     version: v.version ?? false,
@@ -112,6 +120,7 @@ export function parseCommandLine(argv: readonly string[]): Options {
     data: v.data,
     count: v.count ?? false,
     explain: v.explain ?? false,
+    sql: v.sql as "postgres" | "sqlite" | undefined,
     fix: v.fix ?? false,
     file: v.file,
     noWarnings: v["no-warnings"] ?? false,

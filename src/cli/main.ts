@@ -17,6 +17,7 @@ import { jsonError, reportJson } from "./format/json.js";
 import { diagnosticText, reportText, summaryText } from "./format/text.js";
 import { BufferedWriter, writeAll, type Io, type OutStream } from "./io.js";
 import { loadSchema } from "./schema-file.js";
+import { sqlJson, sqlOf, sqlText } from "./sql.js";
 import { colourEnabled, makeStyle, type Style } from "./style.js";
 import { packageInfo } from "./version.js";
 
@@ -73,10 +74,13 @@ function formatReport(report: Report, options: Options, style: Style): string {
   const plan = report.filter?.plan;
   if (options.format === "json") {
     const explain = options.explain ? { ast: report.ast, plan } : {};
-    return `${JSON.stringify(reportJson(report, explain))}\n`;
+    const json = reportJson(report, explain);
+    if (options.sql) json.sql = report.filter ? sqlJson(sqlOf(report.filter, options.sql)) : null;
+    return `${JSON.stringify(json)}\n`;
   }
   let text = reportText(report, style);
   if (options.explain && report.ast) text += `\n${explainText(report.ast, report.expression.text, plan, style)}`;
+  if (options.sql && report.filter) text += `\n${sqlText(sqlOf(report.filter, options.sql), style)}`;
   return `${text}\n`;
 }
 

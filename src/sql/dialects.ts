@@ -35,6 +35,12 @@ export interface Dialect {
   readonly placeholders: Placeholders;
   /** Whether this text can be bound as a parameter (well-formed, and no NUL on PostgreSQL). */
   canBind(text: string): boolean;
+  /** The value exists (the path reaches something, JSON null included). */
+  exists(ref: Ref): Cond;
+  /** A path through this key existing implies the container was an object holding the key. */
+  keyImpliesObject(key: string): boolean;
+  /** A path through an index existing implies the container was an array that long. */
+  readonly indexImpliesArray: boolean;
   /** Whether the path can be written (its keys can be bound). */
   canPath(ref: Ref): boolean;
   /** The value exists and has one of these JSON types. */
@@ -103,6 +109,10 @@ export function postgres(column: string): Dialect {
   return {
     name: "postgres",
     placeholders: "numbered",
+    exists: (ref) => (ref.base === "element" || ref.steps.length === 0 ? TRUE : atom(...x(ref), " IS NOT NULL")),
+    // `#>` takes a key that reads as an integer as an index into an array.
+    keyImpliesObject: (key) => !/^\s*[+-]?\d/.test(key),
+    indexImpliesArray: false,
     canBind: (s) => wellFormed(s) && !s.includes("\u0000"),
     canPath: (ref) => ref.base === "element" || ref.steps.every((s) => !("key" in s) || (wellFormed(s.key) && !s.key.includes("\u0000"))),
     typeIs,
@@ -123,9 +133,14 @@ export function postgres(column: string): Dialect {
     boolIs: (ref, b) => atom("COALESCE(", ...x(ref), b ? " = 'true'::jsonb" : " = 'false'::jsonb", ", FALSE)"),
     numEq: floatEq,
     bigIntEq: (ref, v) => {
-      const f = floatEq(ref, Number(v));
-      const exact = caseWhen(typeIs(ref, ["number"]), atom("(", ...x(ref), ")::numeric = ", param(String(v), "numeric")), FALSE);
-      return { u: or(exact, f.u), l: FALSE };
+      // The re-check reads the column back as text: an integer there beyond 2^53 - 1 becomes an exact
+      // bigint (parseJson), any other number a double.
+      const n = ["(", ...x(ref), ")::numeric"];
+      const big = atom("scale(", ...n, ") = 0 AND abs(", ...n, ") > 9007199254740991");
+      const exact = atom(...n, " = ", param(String(v), "numeric"));
+      const asDouble = BigInt(Number(v)) === v ? floatEq(ref, Number(v)) : { u: FALSE, l: FALSE };
+      const test = (f: Cond) => caseWhen(typeIs(ref, ["number"]), caseWhen(big, exact, f), FALSE);
+      return { u: test(asDouble.u), l: test(asDouble.l) };
     },
     isEmptyArray: (ref) => atom("COALESCE(", ...x(ref), " = '[]'::jsonb, FALSE)"),
     isEmptyObject: (ref) => atom("COALESCE(", ...x(ref), " = '{}'::jsonb, FALSE)"),
@@ -171,6 +186,10 @@ export function sqlite(column: string, options: { regexFunction?: string } = {})
   const dialect: Dialect = {
     name: "sqlite",
     placeholders: "positional",
+    exists: (ref) => (ref.base === "element" || ref.steps.length === 0 ? TRUE : atom(...type(ref), " IS NOT NULL")),
+    // `."key"` only steps into objects, `[i]` only into arrays.
+    keyImpliesObject: () => true,
+    indexImpliesArray: true,
     canBind: (s) => wellFormed(s),
     // SQLite's path syntax has no escape for `"` in a quoted key.
     canPath: (ref) => ref.base === "element" || ref.steps.every((s) => !("key" in s) || (wellFormed(s.key) && !s.key.includes('"'))),
@@ -197,8 +216,10 @@ export function sqlite(column: string, options: { regexFunction?: string } = {})
       return { u, l: or(exactInt, exactText) };
     },
     bigIntEq: (ref, v) => {
+      // An integer within int64 compares exactly (by its decimal text); others only within a tolerance.
       const f = dialect.numEq(ref, Number(v));
-      return { u: f.u, l: FALSE };
+      const exact = atom("COALESCE(", ...type(ref), ", '') = 'integer' AND CAST(", ...value(ref), " AS TEXT) = ", param(String(v)));
+      return { u: or(exact, f.u), l: exact };
     },
     isEmptyArray: (ref) => and(typeIs(ref, ["array"]), atom("json_array_length(", ...(ref.base === "element" ? ["e.value"] : [col, ", ", path(ref)]), ") = 0")),
     isEmptyObject: (ref) =>

@@ -42,6 +42,9 @@ export function between(u: Cond, l: Cond): Triple {
 }
 
 export function negate(t: Triple): Triple {
+  if (t === UNKNOWN) return UNKNOWN;
+  if (t === ALWAYS) return NEVER;
+  if (t === NEVER) return ALWAYS;
   return { u: not(t.l), l: not(t.u), e: t.e, tight: t.tight };
 }
 
@@ -75,7 +78,7 @@ export function cases(parts: readonly { readonly when: Cond; readonly then: Trip
 }
 
 /** The largest translation kept; beyond it a node falls back to UNKNOWN (sound, looser). */
-export const SIZE_LIMIT = 4000;
+export const SIZE_LIMIT = 20_000;
 
 export function bounded(t: Triple): Triple {
   return size(t.u) + size(t.l) + size(t.e) > SIZE_LIMIT ? UNKNOWN : t;

@@ -9,7 +9,7 @@ import { ANY, type Schema, type Type } from "../semantics/schema.js";
 import type { CollectionExpr, Expr, MatchExpr } from "../syntax/ast.js";
 import { parse } from "../syntax/parse.js";
 import { postgres, sqlite, type Dialect } from "./dialects.js";
-import { kindCases, Untranslatable, walkPath, type Walk } from "./path.js";
+import { byAnswer, kindCases, reachedAs, Untranslatable, walkPath, type Walk } from "./path.js";
 import { operate } from "./ops.js";
 import { both, bounded, cases, constant, either, negate, UNKNOWN, type Triple } from "./predicates.js";
 import { and, FALSE, not, render, TRUE } from "./sql.js";
@@ -82,6 +82,21 @@ export function toSQL(filter: FilterSource, options: ToSqlOptions): SqlTranslati
   return { where: sql, params: params.slice(options.paramOffset ?? 0), exact: t.tight, dialect: d.name };
 }
 
+/**
+ * All three predicates rendered (for tests and tools): `u` is `toSQL`'s `where`, `l` holds where the
+ * filter is surely true without error, `e` where it may fail. Their values share one `params` list.
+ */
+export function toSQLPredicates(filter: FilterSource, options: ToSqlOptions): { u: string; l: string; e: string; params: unknown[]; exact: boolean } {
+  const { ast, schema } = typeof filter === "string" ? { ast: parse(filter), schema: options.schema } : filter;
+  const d = dialectFor(options);
+  const t = "unknownValue" in options ? UNKNOWN : translateExpr(ast, schema ?? ANY, d);
+  const params: unknown[] = [];
+  const u = render(t.u, d.placeholders, params).sql;
+  const l = render(t.l, d.placeholders, params).sql;
+  const e = render(t.e, d.placeholders, params).sql;
+  return { u, l, e, params, exact: t.tight };
+}
+
 /** The three predicates of an expression over data of type `root`. */
 export function translateExpr(e: Expr, root: Type, d: Dialect): Triple {
   const patterns = new Map<string, Pattern>();
@@ -127,10 +142,11 @@ function match(x: MatchExpr, root: Type, d: Dialect, patterns: Map<string, Patte
     { when: walk.missing, then: constant(info.missing) },
   ];
   for (const v of walk.values) {
-    for (const c of kindCases(v.type, v.ref, d)) {
+    const answers = byAnswer(kindCases(v.type, v.ref, d), (c) => {
       const base = operate(info.base, c, lit, pattern, d);
-      parts.push({ when: and(v.when, c.when), then: info.negated ? negate(base) : base });
-    }
+      return info.negated ? negate(base) : base;
+    }, d);
+    for (const a of answers) parts.push({ when: reachedAs(v, a), then: a.then });
   }
   return cases(parts);
 }

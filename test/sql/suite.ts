@@ -1,0 +1,51 @@
+/** The engine test suite, run once per engine (pglite.test.ts, sqlite.test.ts). */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Engine } from "./engines.js";
+import { runDifferential } from "./differential.js";
+import { predicateProperty } from "./predicates.js";
+import { measureTightness, TIGHT_QUERIES } from "./tightness.js";
+
+/** `pageEvery`: every how many cases also run through `filterPage` (PGlite statements cost more). */
+export function engineSuite(name: string, open: () => Promise<Engine>, pageEvery: number): void {
+  describe(`SQL pushdown on ${name}`, () => {
+    let engine: Engine;
+    beforeAll(async () => {
+      engine = await open();
+    }, 60_000);
+    afterAll(async () => {
+      await engine.close();
+    });
+
+    it("answers every conformance case as the compiled filter over the full list (items, order, next token, first error)", async () => {
+      const r = await runDifferential(engine, pageEvery);
+      expect(r.disagreements).toEqual([]);
+      // Every case that parses went through (both modes), each against dozens of rows; a sample also
+      // through filterPage, some over several pages.
+      expect(r.cases).toBe(5353);
+      expect(r.parseErrors).toBe(758);
+      expect(r.rowsCompared).toBeGreaterThan(r.cases * 40);
+      expect(r.paged).toBe(Math.floor(r.cases / pageEvery));
+      expect(r.pages).toBeGreaterThan(r.paged);
+      // The SQL narrowed (most corpus expressions fail on most data, so most rows stay candidates).
+      expect(r.candidates).toBeLessThan(r.rowsCompared);
+    }, 240_000);
+
+    it("u, l and e keep their laws on single random rows (JSON and typed jobs)", async () => {
+      await predicateProperty(engine, 400);
+    }, 120_000);
+
+    it("selects at most 1.5 × the matching jobs for every query of the fixed set, never fewer", async () => {
+      const rows = await measureTightness(engine);
+      expect(rows).toHaveLength(TIGHT_QUERIES.length * 2);
+      const loose = rows.filter((r) => r.candidates < r.matches || r.candidates > 1.5 * r.matches);
+      expect(loose).toEqual([]);
+      // The queries are selective: a translation that became TRUE cannot pass.
+      for (const r of rows) expect(r.matches).toBeLessThan(2000 / 1.5);
+      // Typed equality, membership and emptiness need no re-check.
+      const exact = rows.filter((r) => r.mode === "typed" && r.exact).map((r) => r.query);
+      expect(exact).toContain('Status == "running"');
+      expect(exact).toContain('"dc1" in Datacenters and Type == "service"');
+      expect(exact).toContain('not (Status == "dead") and ParentID is empty');
+    }, 60_000);
+  });
+}
