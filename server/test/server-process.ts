@@ -22,8 +22,23 @@ export interface Running extends Proc {
   ops: string;
 }
 
-export function run(args: string[]): Proc {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts", ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1" } });
+export interface RunOptions {
+  /**
+   * A soft limit on the size of any file the server writes (RLIMIT_FSIZE, in 512-byte blocks), with
+   * SIGXFSZ ignored: a write past it fails with EFBIG, as a write to a full disk fails with ENOSPC.
+   * `prlimit --pid PID --fsize=unlimited` lifts it while the server runs.
+   */
+  fileSizeBlocks?: number;
+}
+
+export function run(args: string[], options: RunOptions = {}): Proc {
+  const node = [process.execPath, "--import", "tsx", "src/main.ts", ...args];
+  const env = { ...process.env, NO_COLOR: "1" };
+  const child =
+    options.fileSizeBlocks === undefined
+      ? spawn(node[0] as string, node.slice(1), { cwd: ROOT, env })
+      : // The shell sets the limit and the ignored signal, then becomes the server (same pid).
+        spawn("sh", ["-c", `trap '' XFSZ; ulimit -S -f ${options.fileSizeBlocks}; exec "$0" "$@"`, ...node], { cwd: ROOT, env });
   children.add(child);
   let output = "";
   child.stdout.on("data", (d: Buffer) => (output += d.toString()));
@@ -38,8 +53,8 @@ export function run(args: string[]): Proc {
 }
 
 /** Starts the bin on free ports and waits for its "listening" log line. */
-export async function start(args: string[]): Promise<Running> {
-  const proc = run(["--port", "0", "--ops-port", "0", ...args]);
+export async function start(args: string[], options: RunOptions = {}): Promise<Running> {
+  const proc = run(["--port", "0", "--ops-port", "0", ...args], options);
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
     for (const line of proc.output().split("\n")) {
