@@ -10,6 +10,7 @@ import { runsRoutes } from "./runs/index.js";
 import type { AnswerCache } from "./scheduler/answers.js";
 import type { FilterCache } from "./scheduler/filters.js";
 import { schedulerRoutes } from "./scheduler/index.js";
+import { uiRoutes } from "./ui/index.js";
 import type { SchedulerState } from "./scheduler/state.js";
 
 export interface AppServices {
@@ -77,5 +78,7 @@ export async function buildApp(ctx: ServerContext, services: AppServices): Promi
   await app.register(schedulerRoutes(ctx, services.scheduler, services.filters, services.answers), { prefix: "/v1" });
   await app.register(agentRoutes(ctx), { prefix: "/v1/agent" });
   await app.register(runsRoutes(ctx), { prefix: "/api/v2" });
+  // The filter playground: a page that checks filters as they are typed and runs them here.
+  await app.register(uiRoutes(), { prefix: "/ui" });
   return app;
 }

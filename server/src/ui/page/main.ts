@@ -1,0 +1,228 @@
+/**
+ * The playground page: the editor, the controls, live results from the server's list endpoint, the
+ * curl command and the plan; its state in the URL hash.
+ */
+import { compile, diagnose, lineColumn, schemas, type Diagnostic, type Schema } from "filter-expr";
+import { forceLinting } from "@codemirror/lint";
+import type { EditorView } from "@codemirror/view";
+import { applyFixTo, createEditor } from "./editor.js";
+import { curlCommand, fetchList, listUrl, renderTable, type ListRequest } from "./results.js";
+import { loadToken, readHash, saveToken, writeHash, type Endpoint, type PageState } from "./state.js";
+import "./style.css";
+
+const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
+
+const endpointInput = $<HTMLSelectElement>("endpoint");
+const namespaceInput = $<HTMLInputElement>("namespace");
+const perPageInput = $<HTMLInputElement>("per-page");
+const tokenInput = $<HTMLInputElement>("token");
+const diagnosticsList = $<HTMLUListElement>("diagnostics");
+const results = $<HTMLElement>("results");
+const status = $<HTMLDivElement>("status");
+const curl = $<HTMLPreElement>("curl");
+const plan = $<HTMLPreElement>("plan");
+const table = $<HTMLTableElement>("items");
+const nextButton = $<HTMLButtonElement>("next-page");
+const firstButton = $<HTMLButtonElement>("first-page");
+const planButton = $<HTMLButtonElement>("show-plan");
+const copyButton = $<HTMLButtonElement>("copy-curl");
+
+let state: PageState = readHash(location.hash);
+let diagnostics: readonly Diagnostic[] = [];
+let nextToken = "";
+let writtenHash = "";
+let inflight: AbortController | undefined;
+let timer: ReturnType<typeof setTimeout> | undefined;
+
+const schemaOf = (endpoint: Endpoint): Schema => (endpoint === "jobs" ? schemas.job : schemas.deployment);
+
+function setControls(s: PageState): void {
+  endpointInput.value = s.endpoint;
+  namespaceInput.value = s.namespace;
+  perPageInput.value = String(s.perPage);
+}
+
+setControls(state);
+tokenInput.value = loadToken();
+
+const view: EditorView = createEditor({
+  parent: $("editor"),
+  doc: state.filter,
+  schema: () => schemaOf(state.endpoint),
+  onChange: (text, found) => {
+    diagnostics = found;
+    update({ filter: text, pageToken: "" });
+  },
+  onRun: () => run(),
+});
+
+/** Changes the state: the hash, the diagnostics, the plan, and a new request shortly. */
+function update(change: Partial<PageState>, delay = 200): void {
+  state = { ...state, ...change };
+  writtenHash = writeHash(state);
+  if (location.hash !== writtenHash) history.replaceState(null, "", writtenHash);
+  renderDiagnostics();
+  renderPlan();
+  schedule(delay);
+}
+
+function schedule(delay: number): void {
+  clearTimeout(timer);
+  results.dataset.state = "pending";
+  timer = setTimeout(run, delay);
+}
+
+function request(): ListRequest {
+  return { endpoint: state.endpoint, namespace: state.namespace, perPage: state.perPage, filter: state.filter, pageToken: state.pageToken, token: tokenInput.value };
+}
+
+function errors(): readonly Diagnostic[] {
+  return diagnostics.filter((d) => d.severity === "error");
+}
+
+/** Asks the server for the page the state names (unless the filter has errors). */
+async function run(): Promise<void> {
+  clearTimeout(timer);
+  inflight?.abort();
+  const r = request();
+  curl.textContent = curlCommand(location.origin, r);
+  curl.dataset.url = listUrl(r);
+  if (errors().length > 0) {
+    results.dataset.state = "invalid";
+    status.textContent = "The filter has errors: fix them to run it (Ctrl+. applies the first fix).";
+    nextButton.disabled = true;
+    return;
+  }
+  const controller = new AbortController();
+  inflight = controller;
+  results.dataset.state = "loading";
+  try {
+    const answer = await fetchList(r, controller.signal);
+    if (controller.signal.aborted) return;
+    status.replaceChildren();
+    if (!answer.ok) {
+      results.dataset.state = "error";
+      status.append(span("error", `${answer.status}: ${answer.message}`), ` · ${answer.ms.toFixed(1)} ms`);
+      renderTable(table, r.endpoint, []);
+      nextToken = "";
+    } else {
+      results.dataset.state = "done";
+      nextToken = answer.nextToken;
+      renderTable(table, r.endpoint, answer.items);
+      const count = span("", String(answer.items.length), "count");
+      const time = span("", `${answer.ms.toFixed(1)} ms`, "elapsed");
+      const token = document.createElement("code");
+      token.id = "next-token";
+      token.textContent = nextToken;
+      status.append(count, ` matching item${answer.items.length === 1 ? "" : "s"} on this page${r.pageToken ? " (not the first)" : ""} · `, time, " · ");
+      if (nextToken) status.append("next token ", token);
+      else status.append("last page");
+    }
+    nextButton.disabled = nextToken === "";
+    firstButton.disabled = state.pageToken === "";
+  } catch (e) {
+    if ((e as Error).name === "AbortError") return;
+    results.dataset.state = "error";
+    status.replaceChildren(span("error", `request failed: ${(e as Error).message}`));
+  }
+}
+
+function span(className: string, text: string, id?: string): HTMLSpanElement {
+  const s = document.createElement("span");
+  if (className) s.className = className;
+  if (id) s.id = id;
+  s.textContent = text;
+  return s;
+}
+
+function renderDiagnostics(): void {
+  const items = diagnostics.map((d) => {
+    const li = document.createElement("li");
+    li.className = `diagnostic ${d.severity}`;
+    li.dataset.code = d.code;
+    const { line, column } = lineColumn(state.filter, d.span.start);
+    li.append(span("code", `${d.severity}[${d.code}]`), " ", span("where", `${line}:${column}`), " ", span("message", d.message));
+    for (const fix of d.fixes) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "fix";
+      b.textContent = `Fix: ${fix.title}`;
+      b.addEventListener("click", () => applyFixTo(view, fix));
+      li.append(" ", b);
+    }
+    return li;
+  });
+  diagnosticsList.replaceChildren(...items);
+  diagnosticsList.dataset.count = String(diagnostics.length);
+}
+
+function renderPlan(): void {
+  plan.hidden = !state.plan;
+  planButton.setAttribute("aria-expanded", String(state.plan));
+  planButton.textContent = state.plan ? "Hide plan" : "Show plan";
+  if (!state.plan) return;
+  if (state.filter.trim() === "") plan.textContent = "(no filter: every item)";
+  else if (errors().length > 0) plan.textContent = "(the filter has errors)";
+  else plan.textContent = String(compile(state.filter, { schema: schemaOf(state.endpoint) }).plan);
+}
+
+$<HTMLFormElement>("controls").addEventListener("submit", (e) => {
+  e.preventDefault();
+  void run();
+});
+endpointInput.addEventListener("change", () => {
+  state = { ...state, endpoint: endpointInput.value as Endpoint };
+  // The diagnostics depend on the endpoint's schema.
+  diagnostics = diagnosticsOf(state);
+  forceLinting(view);
+  update({ pageToken: "" }, 0);
+});
+namespaceInput.addEventListener("input", () => update({ namespace: namespaceInput.value.trim() || "default", pageToken: "" }));
+perPageInput.addEventListener("input", () => {
+  const n = Number(perPageInput.value);
+  if (Number.isInteger(n) && n >= 0) update({ perPage: n, pageToken: "" });
+});
+tokenInput.addEventListener("input", () => {
+  saveToken(tokenInput.value);
+  schedule(200);
+});
+nextButton.addEventListener("click", () => {
+  if (nextToken !== "") update({ pageToken: nextToken }, 0);
+});
+firstButton.addEventListener("click", () => update({ pageToken: "" }, 0));
+planButton.addEventListener("click", () => {
+  state = { ...state, plan: !state.plan };
+  writtenHash = writeHash(state);
+  history.replaceState(null, "", writtenHash);
+  renderPlan();
+});
+copyButton.addEventListener("click", () => {
+  void navigator.clipboard?.writeText(curl.textContent ?? "").then(
+    () => (copyButton.textContent = "Copied"),
+    () => (copyButton.textContent = "Copy failed: select the text"),
+  );
+});
+document.addEventListener("keydown", (e) => {
+  if (e.altKey && !e.ctrlKey && !e.metaKey && e.key.toLowerCase() === "n" && !nextButton.disabled) {
+    e.preventDefault();
+    nextButton.click();
+  }
+});
+// A link pasted into this tab: take its state.
+window.addEventListener("hashchange", () => {
+  if (location.hash === writtenHash) return;
+  const linked = readHash(location.hash);
+  setControls(linked);
+  state = { ...linked, filter: view.state.doc.toString() };
+  view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: linked.filter } });
+  diagnostics = diagnosticsOf(linked);
+  update(linked, 0);
+});
+
+function diagnosticsOf(s: PageState): readonly Diagnostic[] {
+  return s.filter.trim() === "" ? [] : diagnose(s.filter, { schema: schemaOf(s.endpoint) });
+}
+
+// The first diagnostics and results.
+diagnostics = diagnosticsOf(state);
+update({}, 0);
