@@ -12,9 +12,11 @@ import type { FilterCache } from "./scheduler/filters.js";
 import { schedulerRoutes } from "./scheduler/index.js";
 import { uiRoutes } from "./ui/index.js";
 import type { SchedulerState } from "./scheduler/state.js";
+import type { SchedulerStore } from "./store/types.js";
 
 export interface AppServices {
-  scheduler: SchedulerState;
+  /** The scheduler's store (a bare state is served from memory). */
+  scheduler: SchedulerStore | SchedulerState;
   /** The compiled-filter cache and the shared list answers (created by the routes when absent). */
   filters?: FilterCache;
   answers?: AnswerCache;

@@ -9,6 +9,8 @@ export interface ServerOptions {
   aclTokensFile?: string;
   enableDebug: boolean;
   dataDir?: string;
+  /** `--database postgres://…`: the scheduler's state lives in PostgreSQL (else in memory / dataDir). */
+  database?: string;
   mode: "server" | "client";
   /** 0 means off (the default). */
   gracefulShutdownWaitMs: number;

@@ -17,6 +17,8 @@ Options:
   --acl-tokens FILE                turn ACLs on: JSON array of {"SecretID", "Name"?, "Management"?, "Capabilities": [...]}
   --enable-debug                   enable_debug: profiling endpoints without ACLs
   --data-dir DIR                   keep the state across restarts in an embedded database in DIR
+  --database URL                   keep jobs and deployments in PostgreSQL (postgres://USER@HOST:PORT/DB);
+                                   several servers may share one database (see docs/server.md)
   --mode server|client             agent mode (default server)
   --graceful-shutdown-wait DUR     on SIGTERM/SIGINT answer 503 on /health for DUR (e.g. 5s) before shutting down
   --config FILE                    configuration file (HCL, or JSON of the same shape; see docs/server.md)
@@ -65,6 +67,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
         "acl-tokens": { type: "string" },
         "enable-debug": { type: "boolean" },
         "data-dir": { type: "string" },
+        database: { type: "string" },
         mode: { type: "string" },
         "graceful-shutdown-wait": { type: "string" },
         config: { type: "string" },
@@ -92,6 +95,10 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   if (v["acl-tokens"] !== undefined) given.aclTokensFile = v["acl-tokens"];
   if (v["enable-debug"] !== undefined) given.enableDebug = v["enable-debug"];
   if (v["data-dir"] !== undefined) given.dataDir = v["data-dir"];
+  if (v.database !== undefined) {
+    if (!/^postgres(ql)?:\/\//.test(v.database)) throw new UsageError(`--database: expected a postgres:// URL, got "${v.database}"`);
+    given.database = v.database;
+  }
   if (v.mode !== undefined) {
     if (v.mode !== "server" && v.mode !== "client") throw new UsageError(`--mode: expected server or client, got "${v.mode}"`);
     given.mode = v.mode;

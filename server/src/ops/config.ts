@@ -26,6 +26,8 @@ export interface ServerConfig {
   listeners: ListenerConfig[];
   /** `server { encrypt = "…" }`: the gossip key, as the scheduler's server block gives it. */
   gossipKey?: string;
+  /** `server { database = "postgres://…" }` (or env://, file://): the scheduler's state in PostgreSQL, as --database. */
+  database?: string;
 }
 
 type Obj = Record<string, unknown>;
@@ -122,6 +124,13 @@ export async function interpretConfig(raw: unknown, env: NodeJS.ProcessEnv = pro
     }
     config.gossipKey = key.trim();
   }
+  if (server !== undefined && server["database"] !== undefined) {
+    const url = server["database"];
+    if (typeof url !== "string" || url === "") throw new ConfigError("server.database: expected a postgres:// URL");
+    const resolved = await resolveReference(url, env);
+    if (!/^postgres(ql)?:\/\//.test(resolved)) throw new ConfigError("server.database: expected a postgres:// URL");
+    config.database = resolved;
+  }
   const worker = singleBlock(raw["worker"], "worker");
   if (worker !== undefined) config.worker = typeof worker["name"] === "string" ? { name: worker["name"] } : {};
   for (const purpose of ["api", "ops"]) {
@@ -152,6 +161,7 @@ export function configOptions(config: ServerConfig): Partial<ServerOptions> {
   const options: Partial<ServerOptions> = { nodeName: config.controller.name };
   if (config.controller.gracefulShutdownWaitMs !== undefined) options.gracefulShutdownWaitMs = config.controller.gracefulShutdownWaitMs;
   if (config.worker !== undefined) options.worker = true;
+  if (config.database !== undefined) options.database = config.database;
   if (config.gossipKey !== undefined) options.gossipKey = config.gossipKey;
   for (const l of config.listeners) {
     if (l.address === undefined) continue;

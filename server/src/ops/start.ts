@@ -10,6 +10,9 @@ import { generateDemo } from "../demo/generate.js";
 import { snapshotFromData } from "../scheduler/load.js";
 import { LevelPersistence } from "../scheduler/persist.js";
 import { SchedulerState } from "../scheduler/state.js";
+import { MemoryStore } from "../store/memory.js";
+import { DatabaseError, openPostgresStore } from "../store/postgres/index.js";
+import type { SchedulerStore } from "../store/types.js";
 import type { ServerConfig } from "./config.js";
 import { AnswerCache } from "../scheduler/answers.js";
 import { FilterCache } from "../scheduler/filters.js";
@@ -21,7 +24,8 @@ export interface RunningServer {
   ctx: ServerContext;
   app: FastifyInstance;
   ops: FastifyInstance;
-  state: SchedulerState;
+  /** The scheduler's store (memory, or PostgreSQL with --database). */
+  state: SchedulerStore;
   /** The compiled-filter cache and the shared list answers of the scheduler endpoints. */
   filters: FilterCache;
   answers: AnswerCache;
@@ -108,7 +112,13 @@ export async function startServer(options: ServerOptions, config?: ServerConfig)
   if (config !== undefined) ctx.config = config;
 
   const pending: [string, object | undefined][] = [];
-  const state = await openState(ctx, data, (msg, extra) => pending.push([msg, extra]));
+  const log = (msg: string, extra?: object): void => void pending.push([msg, extra]);
+  const state: SchedulerStore =
+    options.database !== undefined
+      ? await openPostgresStore(options.database, () => (data !== undefined ? snapshotFromData(data) : generateDemo()), log).catch((e: unknown) => {
+          throw e instanceof DatabaseError ? new StartupError(e.message) : e;
+        })
+      : new MemoryStore(await openState(ctx, data, log));
   let lifecycle: Lifecycle | undefined;
   let app: FastifyInstance;
   const filters = new FilterCache();
@@ -145,8 +155,9 @@ export async function startServer(options: ServerOptions, config?: ServerConfig)
     await state.close();
   });
   const running: RunningServer = { ctx, app, ops, state, filters, answers, lifecycle, apiUrl: url(app), opsUrl: url(ops) };
+  const counts = await state.summary();
   app.log.info(
-    { api: running.apiUrl, ops: running.opsUrl, jobs: state.jobCount, deployments: state.deployments.length, acl: acl.enabled, index: state.index },
+    { api: running.apiUrl, ops: running.opsUrl, ...counts, store: state.kind, acl: acl.enabled },
     `filter-server listening on ${running.apiUrl} (health on ${running.opsUrl}/health)`,
   );
   return running;

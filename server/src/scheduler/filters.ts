@@ -1,10 +1,10 @@
-import { compile, schemas, FilterEvaluationError, FilterSyntaxError, FilterTypeError, type EvaluationBudget } from "filter-expr";
+import { compile, schemas, FilterEvaluationError, FilterSyntaxError, FilterTypeError, type EvaluationBudget, type PageFilter } from "filter-expr";
 import { BadRequest } from "./query.js";
 
 export type SchemaName = "job" | "deployment";
 
-/** What the list endpoints need of a compiled filter. */
-export interface ItemFilter {
+/** What the list endpoints need of a compiled filter (its AST and schema for the SQL pushdown). */
+export interface ItemFilter extends Pick<PageFilter<unknown>, "ast" | "schema"> {
   evaluate(item: unknown, budget?: EvaluationBudget): boolean;
 }
 

@@ -5,18 +5,22 @@ import { FilterCache } from "./filters.js";
 import { PERMISSION_DENIED, authenticate, checkRegion, serveList } from "./list.js";
 import type { Query } from "./query.js";
 import { BadRequest, isPretty, param } from "./query.js";
-import { parseJobSpec, planRegistration } from "./register.js";
+import { parseJobSpec } from "./register.js";
 import { sendJson, sendText, setMeta } from "./respond.js";
 import { deploymentsEndpoint, jobsEndpoint } from "./sources.js";
-import type { SchedulerState } from "./state.js";
+import type { SchedulerStore } from "../store/types.js";
+import { MemoryStore } from "../store/memory.js";
+import { SchedulerState } from "./state.js";
 
-export { SchedulerState } from "./state.js";
+export { SchedulerState };
 
 /** GET, PUT and POST /v1/jobs and GET /v1/deployments (registered at prefix /v1). */
-export function schedulerRoutes(ctx: ServerContext, state: SchedulerState, filters = new FilterCache(), answers = new AnswerCache()): FastifyPluginAsync {
+export function schedulerRoutes(ctx: ServerContext, storeOrState: SchedulerStore | SchedulerState, filters = new FilterCache(), answers = new AnswerCache()): FastifyPluginAsync {
+  // A bare state is served from memory.
+  const store = storeOrState instanceof SchedulerState ? new MemoryStore(storeOrState) : storeOrState;
   return async (app) => {
-    app.get("/jobs", (request, reply) => serveList(ctx, state, filters, answers, jobsEndpoint, request, reply));
-    app.get("/deployments", (request, reply) => serveList(ctx, state, filters, answers, deploymentsEndpoint, request, reply));
+    app.get("/jobs", (request, reply) => serveList(ctx, store, filters, answers, jobsEndpoint, request, reply));
+    app.get("/deployments", (request, reply) => serveList(ctx, store, filters, answers, deploymentsEndpoint, request, reply));
 
     app.route({
       method: ["PUT", "POST"],
@@ -29,7 +33,7 @@ export function schedulerRoutes(ctx: ServerContext, state: SchedulerState, filte
           if (auth === undefined) return sendText(reply, 403, PERMISSION_DENIED);
           const spec = parseJobSpec(request.body, param(query, "namespace"));
           if (!ctx.acl.allows(auth.token, "job:write", spec.Namespace)) return sendText(reply, 403, PERMISSION_DENIED);
-          const result = await state.write((index) => planRegistration(state, spec, index, Date.now()));
+          const result = await store.register(spec, Date.now());
           request.log.info({ job: spec.ID, namespace: spec.Namespace, index: result.Index }, "job registered");
           setMeta(reply, result.Index);
           return sendJson(reply, result, isPretty(query));

@@ -7,11 +7,11 @@ import { encodeList, sendAnswer } from "./answers.js";
 import type { FilterCache, SchemaName } from "./filters.js";
 import { evaluator } from "./filters.js";
 import type { PageSource } from "./paginate.js";
-import { paginateSliced } from "./paginate.js";
 import type { ListQuery, Query } from "./query.js";
 import { BadRequest, parseListQuery, withJitter } from "./query.js";
 import { sendText, setMeta } from "./respond.js";
 import type { SchedulerState, Table } from "./state.js";
+import type { SchedulerStore } from "../store/types.js";
 
 export const PERMISSION_DENIED = "Permission denied";
 
@@ -61,7 +61,7 @@ function answerKey(query: ListQuery, readable: ReadonlySet<string> | null): stri
  */
 export async function serveList<T>(
   ctx: ServerContext,
-  state: SchedulerState,
+  store: SchedulerStore,
   filters: FilterCache,
   answers: AnswerCache,
   endpoint: ListEndpoint<T>,
@@ -93,7 +93,6 @@ export async function serveList<T>(
     const key = answerKey(query, readable);
     /** Reads the page of the current state, taking the filter's steps from `budget`. */
     const compute = async (budget: EvaluationBudget): Promise<Answer> => {
-      const index = state.indexOf(endpoint.table);
       const before = budget.steps;
       const matches = evaluator<T>(filter, budget, limit);
       let scanned = 0;
@@ -104,16 +103,16 @@ export async function serveList<T>(
         spent = budget.steps;
         return true;
       };
-      const page = await paginateSliced(endpoint.source(state, query), { nextToken: query.nextToken, perPage: query.perPage, matches, allowed }, pause);
+      const page = await store.readPage({ endpoint, query, filter, matches, allowed, readable, pause });
       const { chunks, bytes } = await encodeList(page.items, query.pretty);
-      return { index, nextToken: page.nextToken, chunks, bytes, steps: before - budget.steps };
+      return { index: page.index, nextToken: page.nextToken, chunks, bytes, steps: before - budget.steps };
     };
     // The request's budget: every read it makes takes its steps from it. A shared read runs on a full
     // budget of its own and each request that uses it pays its steps; one that cannot afford them reads
     // again alone on what it has left, and gets its own "filter too expensive".
     const budget: EvaluationBudget = { steps: limit };
     const read = async (): Promise<Answer> => {
-      const shared = await answers.get(endpoint.table, state.indexOf(endpoint.table), key, () => compute({ steps: limit }));
+      const shared = await answers.get(endpoint.table, store.indexOf(endpoint.table), key, () => compute({ steps: limit }));
       if (shared.steps <= budget.steps) {
         budget.steps -= shared.steps;
         return shared;
@@ -123,7 +122,7 @@ export async function serveList<T>(
     let answer = await read();
     if (query.index > 0 && answer.index <= query.index) {
       // Errors are answered at once; a successful read waits for a change or the timeout, then reads again.
-      const wait = state.waitForChange(endpoint.table, query.index, withJitter(query.waitMs));
+      const wait = store.waitForChange(endpoint.table, query.index, withJitter(query.waitMs));
       const onClose = (): void => wait.cancel();
       reply.raw.once("close", onClose);
       await wait.done;

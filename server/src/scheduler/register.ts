@@ -167,7 +167,7 @@ const ACTIVE = (d: Deployment): boolean => !TERMINAL_DEPLOYMENT_STATUSES.has(d.S
  * The changes of one registration at `index`: the list entry and its summary (created or updated), and
  * for a service job a new deployment, cancelling the job's previous active one.
  */
-export function planRegistration(state: SchedulerState, spec: JobSpec, index: number, nowMs: number): { changes: Change[]; result: RegisterResponse } {
+export function planRegistration(state: Pick<SchedulerState, "job" | "deployments">, spec: JobSpec, index: number, nowMs: number): { changes: Change[]; result: RegisterResponse } {
   const previous = state.job(spec.Namespace, spec.ID);
   const version = previous === undefined ? 0 : previous.version + 1;
   const createIndex = previous?.entry.CreateIndex ?? index;

@@ -1,0 +1,9 @@
+/** The schema's versions, in order: version N is MIGRATIONS[N - 1]. Never edit a released one; add the next. */
+import * as initial from "./0001-initial.js";
+
+export interface Migration {
+  readonly name: string;
+  readonly sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [initial];

@@ -1,0 +1,52 @@
+/** Blocking queries waiting for a table's index to pass theirs (the PostgreSQL store's; the memory state keeps its own). */
+import { WAKE_BATCH, type Table } from "../scheduler/state.js";
+
+interface Waiter {
+  minIndex: number;
+  wake(): void;
+}
+
+export class Waiters {
+  private readonly sets: Record<Table, Set<Waiter>> = { jobs: new Set(), deployments: new Set() };
+  private released = false;
+
+  /** Resolves when `current()` passes `minIndex` (see `wake`), after `timeoutMs`, or on `releaseAll`. */
+  wait(table: Table, minIndex: number, current: number, timeoutMs: number): { done: Promise<void>; cancel(): void } {
+    if (this.released || current > minIndex) return { done: Promise.resolve(), cancel: () => undefined };
+    const set = this.sets[table];
+    let waiter!: Waiter;
+    let timer: NodeJS.Timeout | undefined;
+    const done = new Promise<void>((resolve) => {
+      waiter = {
+        minIndex,
+        wake: () => {
+          clearTimeout(timer);
+          set.delete(waiter);
+          resolve();
+        },
+      };
+    });
+    timer = setTimeout(waiter.wake, timeoutMs);
+    set.add(waiter);
+    return { done, cancel: waiter.wake };
+  }
+
+  /** Wakes the waiters the new index passes, `WAKE_BATCH` per event-loop turn. */
+  wake(table: Table, index: number): void {
+    const due = [...this.sets[table]].filter((w) => index > w.minIndex);
+    const next = (from: number): void => {
+      for (let i = from; i < Math.min(from + WAKE_BATCH, due.length); i++) due[i]!.wake();
+      if (from + WAKE_BATCH < due.length) setImmediate(() => next(from + WAKE_BATCH));
+    };
+    next(0);
+  }
+
+  get size(): number {
+    return this.sets.jobs.size + this.sets.deployments.size;
+  }
+
+  releaseAll(): void {
+    this.released = true;
+    for (const set of Object.values(this.sets)) for (const w of [...set]) w.wake();
+  }
+}

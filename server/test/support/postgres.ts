@@ -1,0 +1,91 @@
+/**
+ * A throw-away PostgreSQL cluster for a test file: initdb into a temporary directory, a free port on
+ * 127.0.0.1 only, the socket in that directory, trust authentication; removed by `stop`. As root (the
+ * tests run as root in CI) the cluster runs as the `postgres` system user, since initdb refuses root.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+
+export interface PostgresCluster {
+  port: number;
+  /** A new, empty database; its URL. */
+  createDatabase(name: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/** The newest installed server binaries (/usr/lib/postgresql/<version>/bin), or undefined. */
+export function postgresBin(): string | undefined {
+  const root = "/usr/lib/postgresql";
+  if (!existsSync(root)) return undefined;
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(join(root, v, "bin", "initdb")))
+    .sort((a, b) => Number(b) - Number(a));
+  return versions.length === 0 ? undefined : join(root, versions[0]!, "bin");
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function runAs(user: { uid: number; gid: number } | undefined, command: string, args: string[]): void {
+  const [file, argv] = user === undefined ? [command, args] : ["runuser", ["-u", "postgres", "--", command, ...args]];
+  const result = spawnSync(file, argv, { encoding: "utf8" });
+  if (result.status !== 0) throw new Error(`${command} failed (${result.status}): ${result.stderr || result.stdout}`);
+}
+
+/** Starts a cluster (a few seconds). */
+export async function startPostgres(): Promise<PostgresCluster> {
+  const bin = postgresBin();
+  if (bin === undefined) throw new Error("PostgreSQL server binaries not found under /usr/lib/postgresql/*/bin (apt-get install postgresql)");
+  const root = process.getuid?.() === 0;
+  const user = root ? { uid: Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" })), gid: Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" })) } : undefined;
+  const dir = mkdtempSync(join(tmpdir(), "filter-server-pg-"));
+  if (user !== undefined) chownSync(dir, user.uid, user.gid);
+  const data = join(dir, "data");
+  const port = await freePort();
+  runAs(user, join(bin, "initdb"), ["-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync"]);
+  const settings = [
+    "-c listen_addresses=127.0.0.1",
+    `-p ${port}`,
+    `-c unix_socket_directories=${dir}`,
+    "-c fsync=off",
+    "-c full_page_writes=off",
+    "-c max_connections=100",
+    "-c shared_buffers=32MB",
+  ].join(" ");
+  runAs(user, join(bin, "pg_ctl"), ["-D", data, "-o", settings, "-l", join(dir, "log"), "-w", "-t", "60", "start"]);
+  let stopped = false;
+  return {
+    port,
+    async createDatabase(name: string): Promise<string> {
+      const client = new pg.Client({ host: "127.0.0.1", port, user: "postgres", database: "postgres" });
+      await client.connect();
+      try {
+        await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+      } finally {
+        await client.end();
+      }
+      return `postgres://postgres@127.0.0.1:${port}/${encodeURIComponent(name)}`;
+    },
+    async stop(): Promise<void> {
+      if (stopped) return;
+      stopped = true;
+      try {
+        runAs(user, join(bin, "pg_ctl"), ["-D", data, "-m", "immediate", "-w", "stop"]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
