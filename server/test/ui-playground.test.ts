@@ -1,0 +1,239 @@
+/**
+ * The playground in a real browser: Debian's chromium driven by playwright-core, against the real app
+ * listening on loopback with ACLs on and the demo data. One browser for the file; a screenshot per
+ * test, kept under test/screenshots/ (git-ignored). Every wait is on a condition of the page.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { FastifyInstance } from "fastify";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { TokenAcl } from "../src/acl.js";
+import { buildApp } from "../src/app.js";
+import { DEFAULT_OPTIONS, newLogEvents, type ServerContext } from "../src/context.js";
+import { generateDemo } from "../src/demo/generate.js";
+import { SchedulerState } from "../src/scheduler/state.js";
+
+const CHROMIUM = "/usr/bin/chromium";
+const SCREENSHOTS = join(import.meta.dirname, "screenshots");
+const TOKEN = "playground-reader";
+
+let app: FastifyInstance;
+let base: string;
+let context: BrowserContext;
+let userDataDir: string;
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`Debian's chromium is not installed at ${CHROMIUM}: the browser tests need it (apt-get install -y chromium; .ci/run installs it)`);
+  }
+  const ctx: ServerContext = {
+    options: { ...DEFAULT_OPTIONS, port: 0, opsPort: 0, logLevel: "error" },
+    acl: new TokenAcl([{ SecretID: TOKEN, Name: "reader", Capabilities: ["job:read"] }]),
+    version: { Version: "0.0.0-test", VersionPrerelease: "" },
+    startedAt: new Date(),
+    logEvents: newLogEvents(),
+  };
+  app = await buildApp(ctx, { scheduler: new SchedulerState(generateDemo()) });
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  userDataDir = mkdtempSync(join(tmpdir(), "filter-playground-chromium-"));
+  context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    viewport: { width: 1100, height: 800 },
+  });
+  mkdirSync(SCREENSHOTS, { recursive: true });
+});
+
+afterAll(async () => {
+  await context?.close();
+  await app?.close();
+  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+});
+
+afterEach(() => {
+  expect(pageErrors.splice(0)).toEqual([]);
+});
+
+/** A new tab of the playground at `hash`, with the ACL token in its session storage unless `token` is false. */
+async function open(hash: string, token = true): Promise<Page> {
+  const page = await context.newPage();
+  page.on("pageerror", (e) => pageErrors.push(e.message));
+  if (token) await page.addInitScript((t) => sessionStorage.setItem("filter-playground.token", t), TOKEN);
+  await page.goto(`${base}/ui/${hash}`);
+  return page;
+}
+
+function hashOf(state: Record<string, string>): string {
+  return `#${new URLSearchParams(state).toString()}`;
+}
+
+/** Waits until the results are those of the current state. */
+async function settled(page: Page, state: "done" | "error" | "invalid" = "done"): Promise<void> {
+  await page.locator(`#results[data-state="${state}"]`).waitFor();
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+async function editorText(page: Page): Promise<string> {
+  return page.locator(".cm-content").innerText();
+}
+
+async function rowIds(page: Page): Promise<string[]> {
+  return page.locator("#items tbody tr").evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.id ?? ""));
+}
+
+/** The IDs the server answers for the page's request (the URL the page shows), fetched directly. */
+async function directIds(page: Page): Promise<{ ids: string[]; next: string | null }> {
+  const url = await page.locator("#curl").getAttribute("data-url");
+  const response = await fetch(`${base}${url}`, { headers: { "X-Svc-Token": TOKEN } });
+  expect(response.status).toBe(200);
+  return { ids: ((await response.json()) as { ID: string }[]).map((j) => j.ID), next: response.headers.get("x-svc-nexttoken") };
+}
+
+describe("the playground at /ui/", () => {
+  it("underlines a misspelt field with its did-you-mean as it is typed, without a submit", async () => {
+    const page = await open(hashOf({ filter: "", endpoint: "jobs", per_page: "5" }));
+    await settled(page);
+    await page.locator(".cm-content").click();
+    await page.keyboard.type('Stauts == "running"');
+    const underline = page.locator(".cm-lintRange-error");
+    await underline.first().waitFor();
+    expect(await underline.first().innerText()).toBe("Stauts");
+    const item = page.locator("#diagnostics li.error");
+    await expect.poll(() => item.innerText()).toContain('"Stauts" is not a field of JobListStub; did you mean "Status"?');
+    await settled(page, "invalid");
+    // Hovering the underline shows the message and the fix, as the editor's tooltip.
+    await underline.first().hover();
+    await page.locator(".cm-tooltip-lint").waitFor();
+    expect(await page.locator(".cm-tooltip-lint").innerText()).toContain('did you mean "Status"?');
+    await shot(page, "typo-underlined");
+    await page.close();
+  });
+
+  it("clicking the fix makes the filter valid and runs it", async () => {
+    const page = await open(hashOf({ filter: 'Stauts == "running"', endpoint: "jobs", per_page: "5" }));
+    await settled(page, "invalid");
+    const fix = page.locator("#diagnostics button.fix");
+    expect(await fix.innerText()).toBe('Fix: replace "Stauts" with "Status"');
+    await fix.click();
+    await settled(page);
+    expect(await editorText(page)).toBe('Status == "running"');
+    expect(await page.locator("#diagnostics li").count()).toBe(0);
+    expect(await page.locator(".cm-lintRange-error").count()).toBe(0);
+    expect(new URLSearchParams(new URL(page.url()).hash.slice(1)).get("filter")).toBe('Status == "running"');
+    await shot(page, "typo-fixed");
+    await page.close();
+  });
+
+  it("shows the items the server answers for the same URL, with their count, time and curl command", async () => {
+    const filter = '"dc1" in Datacenters and Type == "service"';
+    const page = await open(hashOf({ filter, endpoint: "jobs", namespace: "*", per_page: "7" }));
+    await settled(page);
+    const direct = await directIds(page);
+    expect(direct.ids.length).toBeGreaterThan(0);
+    expect(await rowIds(page)).toEqual(direct.ids);
+    expect(await page.locator("#count").innerText()).toBe(String(direct.ids.length));
+    expect(await page.locator("#elapsed").innerText()).toMatch(/^\d+\.\d ms$/);
+    expect(await page.locator("#next-token").innerText()).toBe(direct.next);
+    const curl = await page.locator("#curl").innerText();
+    expect(curl).toBe(`curl -sG '${base}/v1/jobs' --data-urlencode 'namespace=*' --data-urlencode 'filter=${filter}' --data-urlencode 'per_page=7' -H "X-Svc-Token: $SVC_TOKEN"`);
+    // The plan, on request, is the library's.
+    await page.locator("#show-plan").click();
+    await expect.poll(() => page.locator("#plan").innerText()).toMatch(/^and\b/);
+    await shot(page, "results");
+    await page.close();
+  });
+
+  it("pages with the next token: each page is the server's page for that token", async () => {
+    const page = await open(hashOf({ filter: 'Status == "running"', endpoint: "jobs", per_page: "4" }));
+    await settled(page);
+    const first = await rowIds(page);
+    const firstDirect = await directIds(page);
+    expect(first).toEqual(firstDirect.ids);
+    expect(firstDirect.next).not.toBeNull();
+    await page.keyboard.press("Alt+n");
+    await expect.poll(() => new URL(page.url()).hash).toContain(`next_token=${encodeURIComponent(firstDirect.next!)}`);
+    await settled(page);
+    const second = await rowIds(page);
+    expect(second[0]).toBe(firstDirect.next!.slice("default.".length));
+    expect(second).toEqual((await directIds(page)).ids);
+    expect(second.filter((id) => first.includes(id))).toEqual([]);
+    await shot(page, "paging");
+    await page.locator("#first-page").click();
+    await settled(page);
+    expect(await rowIds(page)).toEqual(first);
+    await page.close();
+  });
+
+  it("a shared link restores the page: filter, endpoint, namespace, page size, page and plan", async () => {
+    const page = await open(hashOf({ filter: 'Status == "successful"', endpoint: "deployments", namespace: "*", per_page: "3" }));
+    await settled(page);
+    await page.locator("#next-page").click();
+    await settled(page);
+    await page.locator("#show-plan").click();
+    const rows = await rowIds(page);
+    expect(rows).toHaveLength(3);
+    const link = page.url();
+    expect(link).toContain("next_token=");
+    expect(link).not.toContain(TOKEN);
+    await page.close();
+
+    const shared = await open(new URL(link).hash);
+    await settled(shared);
+    expect(await editorText(shared)).toBe('Status == "successful"');
+    expect(await shared.locator("#endpoint").inputValue()).toBe("deployments");
+    expect(await shared.locator("#namespace").inputValue()).toBe("*");
+    expect(await shared.locator("#per-page").inputValue()).toBe("3");
+    expect(await rowIds(shared)).toEqual(rows);
+    expect(await shared.locator("#plan").isVisible()).toBe(true);
+    await shot(shared, "shared-link");
+    await shared.close();
+  });
+
+  it("works with ACLs on: the token typed in is kept in session storage, never in the URL", async () => {
+    const page = await open(hashOf({ filter: 'Type == "batch"', endpoint: "jobs", per_page: "2" }), false);
+    await settled(page, "error");
+    expect(await page.locator("#status").innerText()).toContain("403: Permission denied");
+    await page.locator("#token").fill(TOKEN);
+    await settled(page);
+    expect(await rowIds(page)).toHaveLength(2);
+    expect(page.url()).not.toContain(TOKEN);
+    expect(await page.evaluate(() => sessionStorage.getItem("filter-playground.token"))).toBe(TOKEN);
+    await page.reload();
+    await settled(page);
+    expect(await page.locator("#token").inputValue()).toBe(TOKEN);
+    await shot(page, "acl");
+    await page.close();
+  });
+
+  it("completes field names from the endpoint's schema and shows the type of a selector on hover", async () => {
+    const page = await open(hashOf({ filter: "", endpoint: "deployments" }));
+    await settled(page);
+    await page.locator(".cm-content").click();
+    await page.keyboard.type("TaskGroups.web.Desi");
+    const option = page.locator(".cm-tooltip-autocomplete li", { hasText: "DesiredTotal" });
+    await option.waitFor();
+    await option.click();
+    await page.keyboard.type(" == 3");
+    expect(await editorText(page)).toBe("TaskGroups.web.DesiredTotal == 3");
+    // The map key may be missing: a warning with the guarded form as its fix.
+    await page.locator("#diagnostics li.warning").waitFor();
+    await page.locator(".cm-content").press("Control+.");
+    await expect.poll(() => editorText(page)).toBe('"web" in TaskGroups and TaskGroups.web.DesiredTotal == 3');
+    await settled(page);
+    await page.locator(".cm-line").getByText("TaskGroups", { exact: true }).first().hover();
+    const tooltip = page.locator(".type-tooltip");
+    await tooltip.waitFor();
+    expect(await tooltip.innerText()).toBe("TaskGroups: map of record DeploymentState");
+    await shot(page, "completion-hover");
+    await page.close();
+  });
+});
