@@ -89,3 +89,58 @@ export async function startPostgres(): Promise<PostgresCluster> {
     },
   };
 }
+
+// ---- the scheduler's app on either store, for the store suites ----
+
+import type { AddressInfo } from "node:net";
+import type { FastifyInstance } from "fastify";
+import { TokenAcl } from "../../src/acl.js";
+import { buildApp } from "../../src/app.js";
+import type { AclToken } from "../../src/context.js";
+import { DEFAULT_OPTIONS, newLogEvents } from "../../src/context.js";
+import { snapshotFromData } from "../../src/scheduler/load.js";
+import { SchedulerState } from "../../src/scheduler/state.js";
+import { MemoryStore } from "../../src/store/memory.js";
+import { PostgresStore } from "../../src/store/postgres/index.js";
+import type { SchedulerStore } from "../../src/store/types.js";
+
+export type StoreKind = "memory" | "postgres";
+
+export interface StoreServer {
+  app: FastifyInstance;
+  base: string;
+  store: SchedulerStore;
+  close(): Promise<void>;
+}
+
+let databases = 0;
+
+/** The real app on a loopback port over a new store of `kind` holding `data` (a fresh database for PostgreSQL). */
+export async function serveStore(kind: StoreKind, cluster: PostgresCluster | undefined, data: unknown, tokens?: AclToken[]): Promise<StoreServer> {
+  let store: SchedulerStore;
+  if (kind === "memory") store = new MemoryStore(new SchedulerState(snapshotFromData(data)));
+  else {
+    if (cluster === undefined) throw new Error("no PostgreSQL cluster");
+    const url = await cluster.createDatabase(`suite_${process.pid}_${++databases}`);
+    store = await PostgresStore.open(url, () => snapshotFromData(data), () => undefined, 4);
+  }
+  const ctx = {
+    options: { ...DEFAULT_OPTIONS, port: 0, opsPort: 0, logLevel: "error" as const },
+    acl: new TokenAcl(tokens),
+    version: { Version: "0.0.0-test", VersionPrerelease: "" },
+    startedAt: new Date(),
+    logEvents: newLogEvents(),
+  };
+  const app = await buildApp(ctx, { scheduler: store });
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  return {
+    app,
+    base: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
+    store,
+    async close() {
+      store.releaseWaiters();
+      await app.close();
+      await store.close();
+    },
+  };
+}

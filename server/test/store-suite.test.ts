@@ -1,0 +1,196 @@
+/**
+ * One HTTP behaviour suite, run against both stores (memory and PostgreSQL): pagination and tokens,
+ * namespaces and prefixes, reverse, filters and their errors, ACL namespaces, registration and
+ * blocking queries. The cases are the scheduler's own tables (as in scheduler-list/-filter.test.ts).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AclToken } from "../src/context.js";
+import { serveStore, startPostgres, type PostgresCluster, type StoreKind, type StoreServer } from "./support/postgres.js";
+
+const JOBS = [
+  ["job-01", "default", "pending", ["dc1"]],
+  ["job-02", "default", "pending", ["dc2"]],
+  ["job-03", "non-default", "pending", ["dc1"]],
+  ["job-04", "default", "pending", ["dc1"]],
+  ["job-05", "default", "running", ["dc1"]],
+  ["job-06", "default", "running", ["dc2"]],
+  ["job-08", "default", "pending", ["dc1"]],
+  ["job-03", "other", "pending", ["dc1"]],
+].map(([id, ns, status, dcs], i) => ({
+  ID: id,
+  Name: id,
+  Namespace: ns,
+  Status: status,
+  Type: "service",
+  Datacenters: dcs,
+  CreateIndex: 1000 + i,
+  ModifyIndex: 1000 + i,
+  JobModifyIndex: 1000 + i,
+  JobSummary: { JobID: id, Namespace: ns, Summary: id === "job-08" ? {} : { web: { Running: i } } },
+}));
+const SUFFIX = "-3350-4b4b-d185-0e1992ed43e9";
+const DEPLOYMENTS = [
+  ["aaaa1111", "default", 1000],
+  ["aaaaaa22", "default", 1001],
+  ["aaaaaa33", "non-default", 1002],
+  ["aaaaaaaa", "default", 1003],
+  ["aaaaaabb", "default", 1004],
+  ["aaaaaacc", "default", 1005],
+  ["aaaaaadd", "default", 1006],
+  ["00000111", "default", 1007],
+  ["bbbb1111", "default", 1009],
+].map(([id, ns, ci]) => ({ ID: `${id}${SUFFIX}`, Namespace: ns, Status: "cancelled", JobID: "web", CreateIndex: ci, ModifyIndex: ci }));
+const DATA = { jobs: JOBS, deployments: DEPLOYMENTS };
+
+const TOKENS: AclToken[] = [
+  { SecretID: "reader", Capabilities: ["job:read"] },
+  { SecretID: "nondefault-reader", Capabilities: ["job:read@non-default"] },
+  { SecretID: "writer", Capabilities: ["job:read", "job:write"] },
+];
+
+const short = (id: string): string => id.replace(SUFFIX, "");
+
+let cluster: PostgresCluster;
+beforeAll(async () => {
+  cluster = await startPostgres();
+}, 60_000);
+afterAll(async () => {
+  await cluster?.stop();
+});
+
+describe.each<StoreKind>(["memory", "postgres"])("the %s store", (kind) => {
+  let server: StoreServer;
+  let acl: StoreServer;
+  beforeAll(async () => {
+    [server, acl] = await Promise.all([serveStore(kind, cluster, DATA), serveStore(kind, cluster, DATA, TOKENS)]);
+  });
+  afterAll(async () => {
+    await Promise.all([server?.close(), acl?.close()]);
+  });
+
+  async function list(path: string, headers: Record<string, string> = {}): Promise<{ status: number; ids: string[]; next: string | null; index: string | null; text: string }> {
+    const res = await fetch(`${server.base}${path}`, { headers });
+    const text = await res.text();
+    const ids = res.status === 200 ? (JSON.parse(text) as { ID: string }[]).map((x) => short(x.ID)) : [];
+    return { status: res.status, ids, next: res.headers.get("x-svc-nexttoken"), index: res.headers.get("x-svc-index"), text };
+  }
+
+  it.each([
+    ["first page", "per_page=2", ["job-01", "job-02"], "default.job-04"],
+    ["second page", "per_page=2&next_token=default.job-04", ["job-04", "job-05"], "default.job-06"],
+    ["prefix, second page", "prefix=job&per_page=2&next_token=default.job-04", ["job-04", "job-05"], "default.job-06"],
+    ["prefix without match", "prefix=not-job&per_page=2", [], null],
+    ["token of a missing job", "per_page=1&next_token=default.job-07", ["job-08"], null],
+    ["all namespaces", "namespace=*&per_page=3", ["job-01", "job-02", "job-04"], "default.job-05"],
+    ["all namespaces, last page", "namespace=*&per_page=3&next_token=non-default.job-03", ["job-03", "job-03"], null],
+    ["token from another namespace", "next_token=other.x", [], null],
+    ["reverse", "reverse=true&per_page=2", ["job-08", "job-06"], "default.job-05"],
+    ["reverse, second page", "reverse=true&per_page=2&next_token=default.job-05", ["job-05", "job-04"], "default.job-02"],
+    ["per_page=0 means no limit", "per_page=0", ["job-01", "job-02", "job-04", "job-05", "job-06", "job-08"], null],
+    ["filter, all namespaces, paginated", `namespace=*&per_page=2&filter=${encodeURIComponent('Name matches "job-0[123]"')}`, ["job-01", "job-02"], "non-default.job-03"],
+    ["filter, one per page", `namespace=*&per_page=1&filter=${encodeURIComponent('Name == "job-03"')}`, ["job-03"], "other.job-03"],
+    ["filter on a list", `filter=${encodeURIComponent('"dc2" in Datacenters')}`, ["job-02", "job-06"], null],
+    ["filter, reverse", `reverse=true&per_page=2&filter=${encodeURIComponent('Status == "pending"')}`, ["job-08", "job-04"], "default.job-02"],
+    ["filter on a summary", `filter=${encodeURIComponent('JobSummary.Summary["web"].Running == 7')}&namespace=other`, ["job-03"], null],
+  ])("GET /v1/jobs: %s", async (_name, query, expected, next) => {
+    const page = await list(`/v1/jobs?${query}`);
+    expect(page.status, page.text).toBe(200);
+    expect(page.ids).toEqual(expected);
+    expect(page.next).toBe(next);
+    expect(page.index).toBe("1007");
+  });
+
+  it.each([
+    ["first page", "per_page=2", ["aaaa1111", "aaaaaa22"], `1003.aaaaaaaa${SUFFIX}`],
+    ["prefix tokens are IDs", "prefix=aaaa&per_page=2", ["aaaa1111", "aaaaaa22"], `aaaaaaaa${SUFFIX}`],
+    ["second page", `per_page=2&next_token=1003.aaaaaaaa${SUFFIX}`, ["aaaaaaaa", "aaaaaabb"], `1005.aaaaaacc${SUFFIX}`],
+    ["prefix, second page", `prefix=aaaa&per_page=2&next_token=aaaaaabb${SUFFIX}`, ["aaaaaabb", "aaaaaacc"], `aaaaaadd${SUFFIX}`],
+    ["all namespaces", `namespace=*&per_page=2&next_token=1002.aaaaaa33${SUFFIX}`, ["aaaaaa33", "aaaaaaaa"], `1004.aaaaaabb${SUFFIX}`],
+    ["CreateIndex compares as a number", `per_page=1&next_token=1007.00000111${SUFFIX}`, ["00000111"], `1009.bbbb1111${SUFFIX}`],
+    ["token of a missing deployment", "per_page=1&next_token=1008.e9522802-0cd8-4b1d-9c9e-ab3d97938371", ["bbbb1111"], null],
+    ["reverse", "namespace=*&reverse=true&per_page=3", ["bbbb1111", "00000111", "aaaaaadd"], `1005.aaaaaacc${SUFFIX}`],
+    ["negative CreateIndex skips everything", "next_token=-5.x", [], null],
+    ["a token that is not a number compares as a string", "per_page=2&next_token=1004", ["aaaaaabb", "aaaaaacc"], `1006.aaaaaadd${SUFFIX}`],
+  ])("GET /v1/deployments: %s", async (_name, query, expected, next) => {
+    const page = await list(`/v1/deployments?${query}`);
+    expect(page.status, page.text).toBe(200);
+    expect(page.ids).toEqual(expected);
+    expect(page.next).toBe(next);
+    expect(page.index).toBe("1009");
+  });
+
+  it.each([
+    ["a syntax error", "/v1/jobs", "Name ==", /^failed to create result paginator: failed to read filter expression: .* at 1:/],
+    ["an evaluation error", "/v1/jobs", 'Name matches "["', /^failed to read result page: .*\[/],
+    ["a missing map key", "/v1/deployments", "TaskGroups.api.DesiredTotal == 3", /^failed to read result page: .*api/],
+    ["a missing summary key on a later item", "/v1/jobs", "JobSummary.Summary.web.Running == 0", /^failed to read result page: /],
+  ])("400 for %s, as a full scan meets it", async (_name, path, filter, message) => {
+    const res = await fetch(`${server.base}${path}?filter=${encodeURIComponent(filter)}`);
+    expect(res.status).toBe(400);
+    expect(res.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    expect(await res.text()).toMatch(message);
+  });
+
+  it("the error of a later item is not met when the page ends before it", async () => {
+    const page = await list(`/v1/jobs?per_page=1&filter=${encodeURIComponent("JobSummary.Summary.web.Running == 0 or JobSummary.Summary.web.Running == 1")}`);
+    expect(page.status, page.text).toBe(200);
+    expect(page.ids).toEqual(["job-01"]);
+    expect(page.next).toBe("default.job-02");
+  });
+
+  it("pretty prints with a four-space indent and a newline", async () => {
+    const pretty = await (await fetch(`${server.base}/v1/jobs?per_page=1&pretty`)).text();
+    expect(pretty.startsWith('[\n    {\n        "CreateIndex": 1000,')).toBe(true);
+    expect(pretty.endsWith("\n")).toBe(true);
+  });
+
+  it("ACL: job:read@NS reads its namespace only, with namespace=* too, and the filter still runs everywhere", async () => {
+    const h = { "X-Svc-Token": "nondefault-reader" };
+    const get = (path: string) => fetch(`${acl.base}${path}`, { headers: h });
+    expect((await get("/v1/jobs")).status).toBe(403);
+    expect(await (await get("/v1/jobs?namespace=non-default")).json()).toMatchObject([{ ID: "job-03" }]);
+    expect(await (await get("/v1/jobs?namespace=*")).json()).toMatchObject([{ ID: "job-03", Namespace: "non-default" }]);
+    expect(await (await get(`/v1/jobs?namespace=*&filter=${encodeURIComponent('Status == "pending"')}`)).json()).toMatchObject([{ ID: "job-03" }]);
+    const unreadable = await get(`/v1/jobs?namespace=*&filter=${encodeURIComponent("JobSummary.Summary.web.Running == 0")}`);
+    expect(unreadable.status).toBe(400);
+    expect(((await (await get("/v1/deployments?namespace=*")).json()) as { ID: string }[]).map((d) => short(d.ID))).toEqual(["aaaaaa33"]);
+  });
+
+  it("a new store starts at index 1", async () => {
+    const empty = await serveStore(kind, cluster, {});
+    try {
+      for (const path of ["/v1/jobs", "/v1/deployments"]) {
+        const res = await fetch(`${empty.base}${path}`);
+        expect(await res.text()).toBe("[]");
+        expect(res.headers.get("x-svc-index")).toBe("1");
+      }
+    } finally {
+      await empty.close();
+    }
+  });
+
+  it("registration moves the job, its summary, its deployment (cancelling the previous one) and the index together; a blocking query wakes", async () => {
+    const fresh = await serveStore(kind, cluster, DATA);
+    try {
+      const blocked = fetch(`${fresh.base}/v1/deployments?index=1009&wait=20s&namespace=web`);
+      const put = (body: unknown) => fetch(`${fresh.base}/v1/jobs`, { method: "PUT", body: JSON.stringify(body) });
+      const first = (await (await put({ Job: { ID: "api", Namespace: "web", TaskGroups: [{ Name: "g", Count: 2 }] } })).json()) as { Index: number };
+      expect(first.Index).toBe(1010);
+      const woke = await blocked;
+      expect(woke.headers.get("x-svc-index")).toBe("1010");
+      expect(await woke.json()).toMatchObject([{ JobID: "api", Status: "running", CreateIndex: 1010 }]);
+      const second = (await (await put({ Job: { ID: "api", Namespace: "web", TaskGroups: [{ Name: "g", Count: 3 }] } })).json()) as { Index: number };
+      expect(second.Index).toBe(1011);
+      const jobs = await fetch(`${fresh.base}/v1/jobs?namespace=web`);
+      expect(jobs.headers.get("x-svc-index")).toBe("1011");
+      expect(await jobs.json()).toMatchObject([{ ID: "api", CreateIndex: 1010, ModifyIndex: 1011, JobSummary: { Summary: { g: { Queued: 3 } }, ModifyIndex: 1011 } }]);
+      const deployments = (await (await fetch(`${fresh.base}/v1/deployments?namespace=web`)).json()) as { Status: string; StatusDescription: string; JobVersion: number }[];
+      expect(deployments.map((d) => [d.JobVersion, d.Status, d.StatusDescription])).toEqual([
+        [0, "cancelled", "Cancelled due to newer version of job"],
+        [1, "running", "Deployment is running"],
+      ]);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
