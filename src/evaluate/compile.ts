@@ -116,7 +116,7 @@ const hasOwn = Object.prototype.hasOwnProperty;
 export function compileAst(ast: Expr, source: string, root: Type, options: EvaluateOptions = {}): CompiledProgram {
   // Closures nest as deep as the collections do; past this depth (beyond what the reference's parse
   // budget lets through) the program runs the interpreter, whose stack is on the heap.
-  if (collectionDepth(ast) > MAX_COMPILED_NESTING) {
+  if (source.length > MAX_COMPILED_NESTING * 10 && collectionDepth(ast) > MAX_COMPILED_NESTING) {
     return {
       run: (d, budget) => interpret(ast, source, d, root, options, budget),
       plan: planNode(() => `interpreted: collections nested deeper than ${MAX_COMPILED_NESTING}`, 20, false, []),

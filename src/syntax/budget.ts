@@ -328,5 +328,9 @@ export function budgetWeight(text: string): number {
 
 /** True when the reference's count for an expression it accepts may exceed `max` (a cheap test). */
 export function budgetMayExceed(text: string, max: number): boolean {
-  return max !== Infinity && budgetWeight(text) * STEPS_PER_WEIGHT > max;
+  if (max === Infinity) return false;
+  // Without scanning: every character at the depth of the number of "(" (native indexOf).
+  let bound = (text.length + WEIGHT_BASE) * STEPS_PER_WEIGHT;
+  for (let i = text.indexOf("("); i >= 0 && bound <= max; i = text.indexOf("(", i + 1)) bound *= 4;
+  return bound > max && budgetWeight(text) * STEPS_PER_WEIGHT > max;
 }
