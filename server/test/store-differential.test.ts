@@ -1,0 +1,204 @@
+/**
+ * Differential: the memory store and the PostgreSQL store hold the same generated jobs and deployments
+ * (namespaces whose tokens do not sort like the list among them); random list requests (filters from a
+ * small grammar, with evaluation errors, prefixes, pages, tokens taken from the data or made up, reverse,
+ * an ACL token) get the same status, meta headers and body bytes from both.
+ */
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AclToken } from "../src/context.js";
+import { serveStore, startPostgres, type PostgresCluster, type StoreServer } from "./support/postgres.js";
+
+const NAMESPACES = ["a", "a-b", "a.b", "default", "prod"];
+const STATUSES = ["pending", "running", "dead"];
+const DEPLOYMENT_STATUSES = ["running", "successful", "cancelled", "failed", "paused"];
+
+/** A deterministic generator (the data is fixed; fast-check varies the requests). */
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+function makeData() {
+  const r = rng(15);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+  const jobs = new Map<string, Record<string, unknown>>();
+  for (let i = 0; jobs.size < 240; i++) {
+    const ns = pick(NAMESPACES);
+    const id = `${pick(["web", "api", "db", "b.x", "web.1"])}-${Math.floor(r() * 60)}`;
+    const summary: Record<string, unknown> = {};
+    if (r() < 0.85) summary["web"] = { Running: Math.floor(r() * 3), Queued: 1 };
+    if (r() < 0.5) summary["api"] = { Running: Math.floor(r() * 3) };
+    jobs.set(`${ns}\u0000${id}`, {
+      ID: id,
+      Name: r() < 0.7 ? id : `svc-${Math.floor(r() * 9)}`,
+      Namespace: ns,
+      Status: pick(STATUSES),
+      Type: pick(["service", "batch", "system"]),
+      Priority: pick([10, 50, 70]),
+      ParentID: r() < 0.7 ? "" : "parent",
+      Datacenters: ["dc1", "dc2", "dc3"].filter(() => r() < 0.5),
+      Stop: r() < 0.2,
+      CreateIndex: 100 + i,
+      ModifyIndex: 100 + i + Math.floor(r() * 50),
+      JobModifyIndex: 100 + i,
+      JobSummary: { JobID: id, Namespace: ns, Summary: summary },
+    });
+  }
+  const hex = () => Math.floor(r() * 16).toString(16);
+  const uuid = () => [8, 4, 4, 4, 12].map((n) => Array.from({ length: n }, hex).join("")).join("-");
+  const deployments = Array.from({ length: 150 }, () => {
+    const groups: Record<string, unknown> = {};
+    if (r() < 0.8) groups["web"] = { DesiredTotal: Math.floor(r() * 4) };
+    return {
+      ID: uuid(),
+      Namespace: pick(NAMESPACES),
+      JobID: pick(["web", "api", "db"]),
+      Status: pick(DEPLOYMENT_STATUSES),
+      CreateIndex: 100 + Math.floor(r() * 300),
+      ModifyIndex: 500,
+      TaskGroups: groups,
+    };
+  });
+  return { jobs: [...jobs.values()], deployments };
+}
+
+const DATA = makeData();
+const TOKENS: AclToken[] = [
+  { SecretID: "all", Capabilities: ["job:read"] },
+  { SecretID: "some", Capabilities: ["job:read@a", "job:read@a.b"] },
+];
+
+const JOB_ATOMS = [
+  'Status == "running"',
+  'Status != "dead"',
+  '"dc1" in Datacenters',
+  "Datacenters is empty",
+  "Priority == 50",
+  'Name matches "^web-[0-9]$"',
+  'Name contains "1"',
+  "ParentID is empty",
+  "JobSummary.Summary.web.Running == 1",
+  '"api" in JobSummary.Summary',
+  'JobSummary.Summary["api"].Running == 2',
+  'Type == "batch"',
+  "Stop == true",
+  'Namespace == "a-b"',
+  'ID matches "\\\\."',
+];
+const DEPLOYMENT_ATOMS = ['Status == "running"', 'JobID == "web"', "TaskGroups.web.DesiredTotal == 2", '"web" in TaskGroups', 'Namespace == "a.b"', 'ID contains "ab"', "CreateIndex == 150"];
+
+function filterOf(atoms: readonly string[]): fc.Arbitrary<string> {
+  const { expr } = fc.letrec<{ expr: string }>((tie) => ({
+    expr: fc.oneof(
+      { depthSize: "small", withCrossShrink: true },
+      fc.constantFrom(...atoms),
+      fc.tuple(tie("expr"), fc.constantFrom("and", "or"), tie("expr")).map(([a, op, b]) => `(${a}) ${op} (${b})`),
+      tie("expr").map((a) => `not (${a})`),
+    ),
+  }));
+  return expr;
+}
+
+const jobTokens = DATA.jobs.map((j) => `${j.Namespace as string}.${j.ID as string}`);
+const deploymentTokens = DATA.deployments.flatMap((d) => [`${d.CreateIndex}.${d.ID}`, d.ID]);
+
+const request = fc.oneof(
+  fc.record({
+    path: fc.constant("/v1/jobs"),
+    namespace: fc.constantFrom(...NAMESPACES, "*", "*", "none"),
+    filter: fc.option(filterOf(JOB_ATOMS), { nil: undefined }),
+    prefix: fc.option(fc.constantFrom("web", "b.", "api-1", "d"), { nil: undefined }),
+    token: fc.option(fc.oneof(fc.constantFrom(...jobTokens), fc.constantFrom("a.", "a-b.web", "a.b.x", "b", "default.zz", "zzz", "a")), { nil: undefined }),
+    perPage: fc.constantFrom(0, 1, 2, 3, 7, 40),
+    reverse: fc.boolean(),
+    acl: fc.constantFrom(undefined, "all", "some"),
+    pretty: fc.boolean(),
+  }),
+  fc.record({
+    path: fc.constant("/v1/deployments"),
+    namespace: fc.constantFrom(...NAMESPACES, "*", "*"),
+    filter: fc.option(filterOf(DEPLOYMENT_ATOMS), { nil: undefined }),
+    prefix: fc.option(fc.constantFrom("a", "ab", "0", "f0", "c3d", "1-"), { nil: undefined }),
+    token: fc.option(fc.oneof(fc.constantFrom(...deploymentTokens), fc.constantFrom("150", "2", "-3.x", "200.", "+150.0", "abc", "99999999999999999999999.x")), { nil: undefined }),
+    perPage: fc.constantFrom(0, 1, 2, 5, 30),
+    reverse: fc.boolean(),
+    acl: fc.constantFrom(undefined, "all", "some"),
+    pretty: fc.boolean(),
+  }),
+);
+
+let cluster: PostgresCluster;
+const servers: Record<"memory" | "postgres", { open: StoreServer; acl: StoreServer }> = {} as never;
+
+beforeAll(async () => {
+  cluster = await startPostgres();
+  for (const kind of ["memory", "postgres"] as const) {
+    const [open, acl] = await Promise.all([serveStore(kind, cluster, DATA), serveStore(kind, cluster, DATA, TOKENS)]);
+    servers[kind] = { open, acl };
+  }
+}, 60_000);
+afterAll(async () => {
+  for (const s of Object.values(servers)) await Promise.all([s.open.close(), s.acl.close()]);
+  await cluster?.stop();
+});
+
+async function answer(server: StoreServer, url: string, token: string | undefined) {
+  const res = await fetch(`${server.base}${url}`, { headers: token === undefined ? {} : { "X-Svc-Token": token } });
+  return {
+    status: res.status,
+    type: res.headers.get("content-type"),
+    index: res.headers.get("x-svc-index"),
+    next: res.headers.get("x-svc-nexttoken"),
+    body: await res.text(),
+  };
+}
+
+describe("memory and PostgreSQL stores answer alike", () => {
+  it("random filters, prefixes, pages, tokens, reverse and ACL tokens", async () => {
+    let ok = 0;
+    let errors = 0;
+    await fc.assert(
+      fc.asyncProperty(request, async (q) => {
+        const params = new URLSearchParams();
+        params.set("namespace", q.namespace);
+        if (q.filter !== undefined) params.set("filter", q.filter);
+        if (q.prefix !== undefined) params.set("prefix", q.prefix);
+        if (q.token !== undefined) params.set("next_token", q.token);
+        params.set("per_page", String(q.perPage));
+        if (q.reverse) params.set("reverse", "true");
+        if (q.pretty) params.set("pretty", "1");
+        const url = `${q.path}?${params}`;
+        const which = q.acl === undefined ? "open" : "acl";
+        const [memory, postgres] = await Promise.all([answer(servers.memory[which], url, q.acl), answer(servers.postgres[which], url, q.acl)]);
+        expect({ url, ...postgres }).toEqual({ url, ...memory });
+        if (memory.status === 200) ok++;
+        else errors++;
+      }),
+      { numRuns: 300 },
+    );
+    // The property saw both pages and errors.
+    expect(ok).toBeGreaterThan(50);
+    expect(errors).toBeGreaterThan(5);
+  }, 120_000);
+
+  it("a walk through every page of a filtered list gives the same pages and tokens", async () => {
+    for (const [path, filter] of [
+      ["/v1/jobs", 'Status != "dead"'],
+      ["/v1/jobs", 'Name matches "^web"'],
+      ["/v1/deployments", 'Status == "running" or JobID == "db"'],
+    ] as const) {
+      let token = "";
+      for (let pages = 0; pages < 40; pages++) {
+        const url = `${path}?namespace=*&per_page=4&filter=${encodeURIComponent(filter)}&next_token=${encodeURIComponent(token)}`;
+        const [memory, postgres] = await Promise.all([answer(servers.memory.open, url, undefined), answer(servers.postgres.open, url, undefined)]);
+        expect({ url, ...postgres }).toEqual({ url, ...memory });
+        if (memory.next === null) break;
+        token = memory.next;
+      }
+    }
+  });
+});
