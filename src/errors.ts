@@ -107,6 +107,18 @@ function brandOf(value: unknown): string | undefined {
 }
 
 /**
+ * A string literal that is not valid UTF-8 holds each stray byte XX as the lone surrogate U+DCXX
+ * (syntax/strings.ts). In messages such a byte reads as Go writes it, `\xXX`: both the character
+ * itself and its JSON escape `\udcXX` (an escape, not an escaped backslash followed by "udc").
+ */
+function showRawBytes(s: string): string {
+  if (!/[\udc80-\udcff]|\\udc[89a-f]/i.test(s)) return s;
+  return s
+    .replace(/(?<![\ud800-\udbff])[\udc80-\udcff]/g, (c) => `\\x${(c.charCodeAt(0) - 0xdc00).toString(16)}`)
+    .replace(/(?<!\\)((?:\\\\)*)\\udc([89a-f][0-9a-f])/gi, "$1\\x$2");
+}
+
+/**
  * The base class of every error the library raises on purpose.
  *
  * `instanceof` works across copies of the library (the dual-package hazard): an error thrown by the
@@ -144,6 +156,7 @@ export abstract class FilterError extends Error {
   readonly column: number;
 
   protected constructor(summary: string, source: string, span: Span) {
+    summary = showRawBytes(summary);
     const { line, column } = lineColumn(source, span.start);
     super(`${summary} at ${line}:${column}`);
     Object.defineProperty(this, BRAND, { value: (new.target as typeof FilterError).errorName });

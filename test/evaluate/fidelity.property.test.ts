@@ -89,6 +89,20 @@ describe("strings are bytes", () => {
     );
   });
 
+  it("messages show a stray byte as Go writes it", () => {
+    const message = (run: () => unknown) => {
+      try {
+        run();
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return "";
+    };
+    expect(message(() => evaluate('x["\\xff"].y == 1', { x: {} }))).toBe('x has no key "\\xff" at 1:1');
+    expect(message(() => evaluate('x matches "a\\377"', { x: "a" }))).toContain("invalid UTF-8: `\\xff`");
+    expect(message(() => evaluate('x == "\\xc3"', { x: 1 }))).toContain('"\\xc3" is not a number');
+  });
+
   it("printing keeps the literal as written", () => {
     fc.assert(
       fc.property(bytesArb, fc.array(fc.boolean(), { minLength: 4, maxLength: 4 }), (bytes, octal) => {
