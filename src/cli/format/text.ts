@@ -45,7 +45,8 @@ export function diagnosticText(d: Diagnostic, source: string, style: Style, inde
     });
   const lines = [head, ...frame];
   if (d.hint) lines.push(`${indent}  ${style.hint("hint:")} ${d.hint}`);
-  for (const f of d.fixes) lines.push(`${indent}  ${style.hint("fix:")} ${f.title} (filter-check --fix)`);
+  // A fix is shown unless the hint already says it.
+  for (const f of d.fixes) if (!d.hint?.includes(f.title)) lines.push(`${indent}  ${style.hint("fix:")} ${f.title} (filter-check --fix)`);
   return lines.join("\n");
 }
 
