@@ -39,7 +39,7 @@ export interface FilterPageOptions<T> {
   perPage: number;
   /** Descending key order. */
   reverse?: boolean;
-  /** Rows fetched by the first query of a residual filter (it doubles on each further query). Default 100. */
+  /** Rows fetched by the first query of a residual filter (it doubles on each further query). Default perPage + 1. */
   chunkSize?: number;
   /**
    * An extra condition of the caller's (a namespace, a key prefix), ANDed to the filter's: `p(value)`
@@ -88,7 +88,8 @@ export async function filterPage<T = unknown>(options: FilterPageOptions<T>): Pr
   let candidates = 0;
   let queries = 0;
   let bound: { key: string; inclusive: boolean } | undefined = options.nextToken ? { key: options.nextToken, inclusive: true } : undefined;
-  let chunk = t.exact ? want : Math.max(options.chunkSize ?? 100, 1);
+  // A first chunk of a page and one row: enough when most candidates match.
+  let chunk = t.exact ? want : Math.max(options.chunkSize ?? (perPage === 0 ? 1000 : perPage + 1), 1);
   for (;;) {
     const params = [...t.params];
     const place = () => (pg ? `$${params.length}` : "?");

@@ -1,0 +1,254 @@
+/**
+ * SQL pushdown against a real PostgreSQL (run by hand, not in tests):
+ *
+ *   npx tsx bench/sql.ts                 (100,000 and 1,000,000 jobs)
+ *   npx tsx bench/sql.ts --rows 100000   (one size)
+ *   npx tsx bench/sql.ts --rows 100000 --explain   (also print the plan of each pushdown statement)
+ *
+ * It creates a throw-away cluster (initdb, pg_ctl) in a temporary directory on a free loopback port,
+ * loads generated job list entries (bench/jobs.ts) into `jobs (id text COLLATE "C" PRIMARY KEY, doc
+ * jsonb NOT NULL)`, creates expression indexes on the fields the queries use and a GIN index on the
+ * documents, then times one page of per_page=100 for the six benchmark queries (bench/queries.ts)
+ * and two selective filters, three ways, in one run:
+ *   - pushdown: `filterPage` (the translation, keyset chunks, the re-check where needed);
+ *   - keyset scan: every row in key order, in chunks of 1,000, filtered in-process until the page
+ *     fills (a careful server without pushdown);
+ *   - read everything: every row read and filtered, then the page cut (a naive server).
+ * Each query is checked first: the three give the same page.
+ *
+ * Needs the `pg` driver: from the project's node_modules, or from the directory named by
+ * PG_MODULE_DIR (e.g. `npm install --prefix /tmp/pgdriver pg`, then PG_MODULE_DIR=/tmp/pgdriver).
+ * PostgreSQL's binaries: PG_BIN (default: the directory of `initdb` on PATH, else
+ * /usr/lib/postgresql/15/bin). As root, the server runs as the `postgres` user.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { createServer } from "node:net";
+import { tmpdir, userInfo } from "node:os";
+import { join } from "node:path";
+import { compile, filterPage, parseJson, schemas, type Filter } from "../src/index.js";
+import { generateJobs } from "./jobs.js";
+import { QUERIES } from "./queries.js";
+
+type Row = Record<string, unknown>;
+interface PgClient {
+  connect(): Promise<void>;
+  query(sql: string, params?: unknown[]): Promise<{ rows: Row[] }>;
+  end(): Promise<void>;
+}
+
+const args = process.argv.slice(2);
+const sizes = args.includes("--rows") ? [Number(args[args.indexOf("--rows") + 1])] : [100_000, 1_000_000];
+const ONLY = args.includes("--only") ? args[args.indexOf("--only") + 1]!.split(",") : undefined;
+const PER_PAGE = 100;
+const EXPLAIN = args.includes("--explain");
+
+const SELECTIVE = [
+  { id: "S1", label: "1 % (ParentID, 5 values)", expression: 'ParentID == "parent-3" or ParentID == "parent-4" or ParentID == "parent-5" or ParentID == "parent-6" or ParentID == "parent-7"' },
+  { id: "S2", label: "1.6 % (3 fields)", expression: 'Status == "dead" and Type == "batch" and Namespace == "prod"' },
+];
+
+function loadPg(): new (config: object) => PgClient {
+  const roots = [join(process.cwd(), "package.json"), ...(process.env.PG_MODULE_DIR ? [join(process.env.PG_MODULE_DIR, "package.json")] : [])];
+  for (const root of roots) {
+    try {
+      return (createRequire(root)("pg") as { Client: new (config: object) => PgClient }).Client;
+    } catch {
+      // try the next place
+    }
+  }
+  throw new Error("the pg driver is needed: npm install --prefix /tmp/pgdriver pg, then PG_MODULE_DIR=/tmp/pgdriver");
+}
+
+function pgBin(): string {
+  if (process.env.PG_BIN) return process.env.PG_BIN;
+  const found = spawnSync("sh", ["-c", "command -v initdb"], { encoding: "utf8" }).stdout.trim();
+  return found ? join(found, "..") : "/usr/lib/postgresql/15/bin";
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** A throw-away cluster: data directory, port, and how to stop it. */
+async function startCluster(): Promise<{ port: number; stop: () => void }> {
+  const bin = pgBin();
+  const dir = mkdtempSync(join(tmpdir(), "filter-expr-pg-"));
+  const data = join(dir, "data");
+  const asRoot = userInfo().uid === 0;
+  const run = (cmd: string, argv: string[]) => {
+    const full = join(bin, cmd);
+    if (asRoot) execFileSync("runuser", ["-u", "postgres", "--", full, ...argv], { stdio: "pipe" });
+    else execFileSync(full, argv, { stdio: "pipe" });
+  };
+  if (asRoot) {
+    const pg = execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim();
+    chownSync(dir, Number(pg), Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim()));
+    chmodSync(dir, 0o700);
+  }
+  run("initdb", ["-D", data, "-U", "bench", "--auth=trust", "--locale=C", "-E", "UTF8"]);
+  const port = await freePort();
+  const options = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories='${dir}' -c shared_buffers=512MB -c work_mem=64MB -c maintenance_work_mem=512MB -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_wal_size=4GB`;
+  run("pg_ctl", ["-D", data, "-o", options, "-l", join(dir, "log"), "-w", "start"]);
+  return {
+    port,
+    stop: () => {
+      try {
+        run("pg_ctl", ["-D", data, "-m", "fast", "-w", "stop"]);
+      } finally {
+        if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+async function load(client: PgClient, n: number): Promise<number> {
+  const t0 = performance.now();
+  await client.query('DROP TABLE IF EXISTS jobs; CREATE TABLE jobs (id text COLLATE "C" PRIMARY KEY, doc jsonb NOT NULL)');
+  const CHUNK = 50_000;
+  for (let start = 0; start < n; start += CHUNK) {
+    // The generator is deterministic per seed: chunks use their own seeds and ID ranges.
+    const jobs = generateJobs(Math.min(CHUNK, n - start), 1000 + start / CHUNK);
+    const ids: string[] = [];
+    const docs: string[] = [];
+    jobs.forEach((j, i) => {
+      const id = `job-${String(start + i).padStart(7, "0")}`;
+      j.ID = id;
+      ids.push(id);
+      docs.push(JSON.stringify(j));
+    });
+    await client.query("INSERT INTO jobs SELECT * FROM unnest($1::text[], $2::jsonb[])", [ids, docs]);
+  }
+  const loaded = performance.now() - t0;
+  const t1 = performance.now();
+  for (const field of ["Status", "Type", "Namespace", "ParentID", "Name"]) {
+    await client.query(`CREATE INDEX ON jobs ((doc #>> '{${field}}'))`);
+  }
+  await client.query("CREATE INDEX ON jobs USING gin (doc jsonb_path_ops)");
+  await client.query("VACUUM ANALYZE jobs");
+  console.log(`  loaded ${n.toLocaleString("en")} rows in ${(loaded / 1000).toFixed(1)} s, indexed in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
+  return loaded;
+}
+
+interface Page {
+  keys: string[];
+  next: string;
+  /** Read everything: how many rows match in all. */
+  total?: number;
+}
+
+/** Keyset scan without pushdown: chunks of 1,000 rows in key order until the page fills. */
+async function keysetScan(client: PgClient, filter: Filter, token: string): Promise<Page> {
+  const keys: string[] = [];
+  let after = token;
+  let inclusive = true;
+  for (;;) {
+    const { rows } = await client.query(`SELECT id, doc::text AS d FROM jobs WHERE id ${inclusive ? ">=" : ">"} $1 ORDER BY id LIMIT 1000`, [after]);
+    for (const r of rows) {
+      if (!filter.evaluate(parseJson(String(r.d)))) continue;
+      if (keys.length === PER_PAGE) return { keys, next: String(r.id) };
+      keys.push(String(r.id));
+    }
+    if (rows.length < 1000) return { keys, next: "" };
+    after = String(rows[rows.length - 1]!.id);
+    inclusive = false;
+  }
+}
+
+/** Read everything, filter, cut the page. */
+async function readEverything(client: PgClient, filter: Filter, token: string): Promise<Page> {
+  const { rows } = await client.query("SELECT id, doc::text AS d FROM jobs ORDER BY id");
+  const matching = rows.filter((r) => String(r.id) >= token && filter.evaluate(parseJson(String(r.d))));
+  return { keys: matching.slice(0, PER_PAGE).map((r) => String(r.id)), next: matching.length > PER_PAGE ? String(matching[PER_PAGE]!.id) : "", total: matching.length };
+}
+
+async function pushdown(client: PgClient, filter: Filter, token: string, explain = false): Promise<Page & { candidates: number; exact: boolean }> {
+  const p = await filterPage({
+    query: async (sql, params) => {
+      if (explain) {
+        const plan = await client.query(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) ${sql}`, params);
+        console.log(plan.rows.map((r) => `    ${String(r["QUERY PLAN"])}`).join("\n"));
+      }
+      return (await client.query(sql, params)).rows;
+    },
+    filter,
+    dialect: "postgres",
+    table: "jobs",
+    nextToken: token,
+    perPage: PER_PAGE,
+  });
+  return { keys: p.keys, next: p.nextToken, candidates: p.candidates, exact: p.exact };
+}
+
+/** Median of `reps` timings of `f`, in ms. */
+async function time(reps: number, f: () => Promise<unknown>): Promise<number> {
+  const ts: number[] = [];
+  for (let i = 0; i < reps; i++) {
+    const t0 = performance.now();
+    await f();
+    ts.push(performance.now() - t0);
+  }
+  ts.sort((a, b) => a - b);
+  return ts[Math.floor(ts.length / 2)]!;
+}
+
+async function main(): Promise<void> {
+  const Client = loadPg();
+  const cluster = await startCluster();
+  const client = new Client({ host: "127.0.0.1", port: cluster.port, user: "bench", database: "postgres" });
+  const lines: string[] = [];
+  try {
+    await client.connect();
+    const { rows } = await client.query("SELECT version() AS v");
+    console.log(String(rows[0]!.v));
+    for (const n of sizes) {
+      console.log(`${n.toLocaleString("en")} jobs:`);
+      await load(client, n);
+      const middle = `job-${String(Math.floor(n / 2)).padStart(7, "0")}`;
+      lines.push(`| ${n.toLocaleString("en")} | query | matches | pushdown | keyset scan | read everything | vs keyset scan | vs read everything | exact | candidates |`);
+      lines.push("|---:|---|---:|---:|---:|---:|---:|---:|---|---:|");
+      for (const q of [...QUERIES.map((x) => ({ id: x.id, label: x.expression, expression: x.expression })), ...SELECTIVE]) {
+        if (ONLY && !ONLY.includes(q.id)) continue;
+        const filter = compile(q.expression, { schema: schemas.job });
+        if (EXPLAIN) {
+          console.log(`  ${q.id}:`);
+          await pushdown(client, filter, middle, true);
+        }
+        // Same page three ways, from the start and from the middle.
+        for (const token of ["", middle]) {
+          const a = await pushdown(client, filter, token);
+          const b = await keysetScan(client, filter, token);
+          if (JSON.stringify([a.keys, a.next]) !== JSON.stringify([b.keys, b.next])) throw new Error(`${q.id}: pushdown and scan disagree`);
+        }
+        const reps = n >= 1_000_000 ? 5 : 9;
+        const tp = ((await time(reps, () => pushdown(client, filter, ""))) + (await time(reps, () => pushdown(client, filter, middle)))) / 2;
+        const ts = ((await time(reps, () => keysetScan(client, filter, ""))) + (await time(reps, () => keysetScan(client, filter, middle)))) / 2;
+        const t0 = performance.now();
+        const everything = await readEverything(client, filter, "");
+        const once = performance.now() - t0;
+        // At a million rows one read of everything takes long enough to time once.
+        const tr = n >= 1_000_000 ? once : await time(3, () => readEverything(client, filter, ""));
+        const first = await pushdown(client, filter, "");
+        if (JSON.stringify(everything.keys) !== JSON.stringify(first.keys)) throw new Error(`${q.id}: pushdown and read-everything disagree`);
+        const matches = everything.total!;
+        const line = `| | ${q.id} \`${q.label}\` | ${((100 * matches) / n).toFixed(1)} % | ${tp.toFixed(2)} ms | ${ts.toFixed(1)} ms | ${tr.toFixed(0)} ms | ${(ts / tp).toFixed(1)}× | ${(tr / tp).toFixed(0)}× | ${first.exact ? "yes" : "no"} | ${first.candidates} |`;
+        console.log(line);
+        lines.push(line);
+      }
+    }
+  } finally {
+    await client.end().catch(() => undefined);
+    cluster.stop();
+  }
+  console.log(`\n${lines.join("\n")}`);
+}
+
+await main();
