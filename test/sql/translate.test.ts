@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { compile, schemas, sqliteMatches, toSQL } from "../../src/index.js";
+import { literalPrefix } from "../../src/sql/ops.js";
+import { toSQLPredicates } from "../../src/sql/translate.js";
+import { run } from "../cli/helpers.js";
+
+describe("toSQL", () => {
+  it("binds everything the expression holds: no key, string or number is spliced into the SQL text", () => {
+    const hostile = `x'; DROP TABLE jobs; --"$1?`;
+    const plain = hostile.replace(/"/g, "");
+    const typed = `Name == \`${hostile}\` or Name matches \`^${hostile}\` or "${plain}" in Datacenters or JobSummary.Summary["${plain}"].Running == 1`;
+    const json = `${typed} or "${plain}" in Meta["${plain}"] or "/a/b~1c" == 1`;
+    for (const dialect of ["postgres", "sqlite"] as const) {
+      for (const [expr, schema] of [[json, undefined], [typed, schemas.job]] as const) {
+        const p = toSQLPredicates(expr, { dialect, schema, sqliteFunction: false });
+        for (const sql of [p.u, p.l, p.e]) {
+          expect(sql).not.toContain("DROP");
+          expect(sql).not.toContain("x'");
+        }
+        expect(JSON.stringify(p.params)).toContain("DROP TABLE");
+      }
+    }
+  });
+
+  it("says which translations are exact", () => {
+    const exact = (e: string, dialect: "postgres" | "sqlite" = "postgres") => toSQL(compile(e, { schema: schemas.job }), { dialect }).exact;
+    expect(exact('Status == "running" and "dc1" in Datacenters')).toBe(true);
+    expect(exact("Priority == 50 and Stop == false")).toBe(true);
+    expect(exact('Name matches "^web-[0-9]+$"')).toBe(false); // a prefix on PostgreSQL
+    expect(exact('Name matches "^web-[0-9]+$"', "sqlite")).toBe(true); // the registered RE2 function
+    expect(exact("JobSummary.Summary is empty")).toBe(false); // a nil JobSummary fails
+    expect(toSQL('Status == "running"', { dialect: "postgres" }).exact).toBe(false); // JSON: a missing key fails
+  });
+
+  it("keeps every row where it cannot say more (unknownValue, any/all bodies)", () => {
+    expect(toSQL('a == "b"', { dialect: "postgres", unknownValue: "" }).where).toBe("TRUE");
+    const t = toSQL("any Datacenters as d { d == dc1 }", { dialect: "postgres", schema: schemas.job });
+    expect(t.exact).toBe(false);
+    expect(t.where).toContain("'[]'::jsonb"); // only empty lists are dropped
+  });
+
+  it("rejects unknown dialects and unsafe function names", () => {
+    expect(() => toSQL("a == 1", { dialect: "mysql" as "postgres" })).toThrow(/dialect/);
+    expect(() => toSQL("a == 1", { dialect: "sqlite", sqliteFunction: "f(); --" })).toThrow(/plain SQL name/);
+    expect(() => toSQL("a ==", { dialect: "sqlite" })).toThrow(/FilterSyntaxError|expected/);
+  });
+
+  it("continues PostgreSQL placeholders after the caller's", () => {
+    const t = toSQL('Status == "x"', { dialect: "postgres", schema: schemas.job, paramOffset: 2 });
+    expect(t.where).toContain("$3");
+    expect(t.where).not.toContain("$1");
+    expect(t.params).toEqual([["Status"], "x"]);
+  });
+
+  it("narrows matches on PostgreSQL by the pattern's literal prefix", () => {
+    expect(literalPrefix("^web-[0-9]+$")).toBe("web-");
+    expect(literalPrefix("^abc?d")).toBe("ab");
+    expect(literalPrefix("^ab*")).toBe("a");
+    expect(literalPrefix("^a|b")).toBe("");
+    expect(literalPrefix("web")).toBe("");
+  });
+
+  it("sqliteMatches is RE2: 1 or 0, never an exception", () => {
+    expect(sqliteMatches("^web-[0-9]+$", "web-12")).toBe(1);
+    expect(sqliteMatches("a\\z", "ba")).toBe(1);
+    expect(sqliteMatches("(?=a)", "a")).toBe(0); // lookahead is not RE2: invalid, 0
+    expect(sqliteMatches("(a", "a")).toBe(0);
+    expect(sqliteMatches("a", 5)).toBe(0);
+  });
+});
+
+describe("filter-check --sql", () => {
+  it("prints the translation after the report, as text and as JSON", async () => {
+    const text = await run(["--sql", "postgres", "--schema", "job", 'Status == "running"']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain("sql (postgres, column doc; exact");
+    expect(text.stdout).toContain('("doc" #>> $1::text[]) = $2::text');
+    expect(text.stdout).toContain('$2 = "running"');
+    const json = await run(["--sql", "sqlite", "--format", "json", "--schema", "job", "Priority == 5"]);
+    expect(json.code).toBe(0);
+    const out = JSON.parse(json.stdout) as { sql: { dialect: string; where: string; params: unknown[]; exact: boolean } };
+    expect(out.sql.dialect).toBe("sqlite");
+    expect(out.sql.params).toContain("$.\"Priority\"");
+    const bad = await run(["--sql", "mysql", "a == 1"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--sql must be "postgres" or "sqlite"/);
+  }, 60_000);
+});
