@@ -133,7 +133,7 @@ describe("the playground at /ui/", () => {
     await page.close();
   });
 
-  it("shows the items the server answers for the same URL, with their count, time and curl command", async () => {
+  it("shows the items the server answers for the same URL, with their count, time, curl command and plan, in light and dark", async () => {
     const filter = '"dc1" in Datacenters and Type == "service"';
     const page = await open(hashOf({ filter, endpoint: "jobs", namespace: "*", per_page: "7" }));
     await settled(page);
@@ -149,6 +149,12 @@ describe("the playground at /ui/", () => {
     await page.locator("#show-plan").click();
     await expect.poll(() => page.locator("#plan").innerText()).toMatch(/^and\b/);
     await shot(page, "results");
+    // Readable in dark mode: the page follows prefers-color-scheme.
+    const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(await background()).toBe("rgb(255, 255, 255)");
+    await page.emulateMedia({ colorScheme: "dark" });
+    await expect.poll(background).toBe("rgb(13, 17, 23)");
+    await shot(page, "results-dark");
     await page.close();
   });
 

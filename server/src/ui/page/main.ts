@@ -89,7 +89,7 @@ async function run(): Promise<void> {
   curl.dataset.url = listUrl(r);
   if (errors().length > 0) {
     results.dataset.state = "invalid";
-    status.textContent = "The filter has errors: fix them to run it (Ctrl+. applies the first fix).";
+    status.textContent = "The filter has errors: fix them to run it (Ctrl+. applies the first fix, as the Fix buttons do).";
     nextButton.disabled = true;
     return;
   }
