@@ -3,10 +3,12 @@
  * listening on loopback with ACLs on and the demo data. One browser for the file; a screenshot per
  * test, kept under test/screenshots/ (git-ignored). Every wait is on a condition of the page.
  */
+import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import type { FastifyInstance } from "fastify";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -16,6 +18,7 @@ import { DEFAULT_OPTIONS, newLogEvents, type ServerContext } from "../src/contex
 import { generateDemo } from "../src/demo/generate.js";
 import { SchedulerState } from "../src/scheduler/state.js";
 
+const run = promisify(execFile);
 const CHROMIUM = "/usr/bin/chromium";
 const SCREENSHOTS = join(import.meta.dirname, "screenshots");
 const TOKEN = "playground-reader";
@@ -145,6 +148,9 @@ describe("the playground at /ui/", () => {
     expect(await page.locator("#next-token").innerText()).toBe(direct.next);
     const curl = await page.locator("#curl").innerText();
     expect(curl).toBe(`curl -sG '${base}/v1/jobs' --data-urlencode 'namespace=*' --data-urlencode 'filter=${filter}' --data-urlencode 'per_page=7' -H "X-Svc-Token: $SVC_TOKEN"`);
+    // The command shown, run by a shell, answers the same items.
+    const { stdout } = await run("sh", ["-c", curl], { env: { ...process.env, SVC_TOKEN: TOKEN } });
+    expect((JSON.parse(stdout) as { ID: string }[]).map((j) => j.ID)).toEqual(direct.ids);
     // The plan, on request, is the library's.
     await page.locator("#show-plan").click();
     await expect.poll(() => page.locator("#plan").innerText()).toMatch(/^and\b/);
