@@ -141,3 +141,31 @@ describe("fixes for generated mistakes", () => {
     );
   });
 });
+
+describe("diagnose on any text", () => {
+  const piece = fc.constantFrom(
+    "Status", "Name", "Datacenters", "JobSummary.Summary", ".web", ".Running", "Stauts", " ", " ", "==", "=", "!=", "!", "&&", "||",
+    " and ", " or ", "not ", " in ", " contains ", " matches ", " is ", "empty", "nil", "null", "(", ")", "[", "]", ",", '"', "'", "`",
+    "web-1", "1.2.3", "x", "1", "-", ":", "any ", " as ", "{", "}", "AND",
+  );
+  it("never throws, and every fix it offers applies and removes its finding or gets past it", () => {
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }).map((p) => p.join("")), fc.boolean(), (text, typed) => {
+        const options = typed ? job : {};
+        const found = diagnose(text, options);
+        for (const d of found) {
+          expect(d.span.start).toBeGreaterThanOrEqual(0);
+          expect(d.span.end).toBeLessThanOrEqual(text.length);
+          for (const fix of d.fixes) {
+            const fixed = applyFix(text, fix);
+            expect(fixed).not.toBe(text);
+            // The same finding (code and place) is not reported again at the start of the first edit.
+            const again = diagnose(fixed, options).filter((x) => x.code === d.code && x.span.start === d.span.start && x.message === d.message);
+            expect(again, `${text} → ${fixed}`).toEqual([]);
+          }
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
