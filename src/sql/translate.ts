@@ -164,16 +164,21 @@ function collection(x: CollectionExpr, root: Type, d: Dialect): Triple {
     { when: walk.missing, then: constant(COLLECTION_MISSING[x.quantifier]) },
   ];
   for (const v of walk.values) {
-    for (const c of kindCases(v.type, v.ref, d)) {
+    const answers = byAnswer(kindCases(v.type, v.ref, d), (c): Triple | string => {
+      if (c.kind !== "list" && c.kind !== "map") return UNKNOWN;
+      if (c.zero) return constant(!any);
+      return c.kind; // decided below, per collection kind
+    }, d);
+    for (const a of answers) {
       let then: Triple;
-      if (c.kind !== "list" && c.kind !== "map") then = UNKNOWN;
-      else if (c.zero) then = constant(!any);
+      if (typeof a.then !== "string") then = a.then;
       else {
-        const empty = c.kind === "list" ? d.isEmptyArray(c.ref) : d.isEmptyObject(c.ref);
+        const ref = a.cases[0]!.ref;
+        const empty = a.then === "list" ? d.isEmptyArray(ref) : d.isEmptyObject(ref);
         // Over a non-empty collection the body decides (and may fail).
         then = any ? { u: not(empty), l: FALSE, e: not(empty), tight: false } : { u: TRUE, l: empty, e: not(empty), tight: false };
       }
-      parts.push({ when: and(v.when, c.when), then });
+      parts.push({ when: reachedAs(v, a), then });
     }
   }
   return cases(parts);

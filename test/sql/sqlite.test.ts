@@ -1,4 +1,4 @@
 import { engineSuite } from "./suite.js";
 import { openSqlite } from "./engines.js";
 
-engineSuite("SQLite (sql.js)", openSqlite, 4);
+engineSuite("SQLite (sql.js)", openSqlite, 10);
