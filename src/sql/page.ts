@@ -118,7 +118,8 @@ export async function filterPage<T = unknown>(options: FilterPageOptions<T>): Pr
       const k = String(row.k);
       const raw = row.d;
       const doc = (typeof raw === "string" ? parseJson(raw) : raw) as T;
-      if (!t.exact && !options.filter.evaluate(doc)) continue;
+      // Re-checked even when the translation is exact (cheap, and a budget still counts its steps).
+      if (!options.filter.evaluate(doc)) continue;
       if (items.length + 1 === want) {
         nextToken = k;
         return { items, keys, nextToken, candidates, queries, exact: t.exact };

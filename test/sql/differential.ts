@@ -14,8 +14,8 @@ import { compile, filterPage, parseJson, schemas, toSQL, type Filter, type Schem
 import { loadCorpus, type ConformanceCase } from "../support/corpus.js";
 import { stringify, type Engine } from "./engines.js";
 
-const BATCH = 24;
-const MARGIN = 12;
+const BATCH = 20;
+const MARGIN = 5;
 
 interface Outcome {
   keys: string[];
