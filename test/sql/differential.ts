@@ -8,7 +8,8 @@
  * cases form a batch: one statement evaluates each of their translations on every row of a window
  * around their data, so each expression meets dozens of rows. For each case the page (random size,
  * random start token) from the candidate rows must equal the page of a full scan; and a sample of
- * cases runs through `filterPage` itself, following next tokens with small keyset chunks.
+ * cases runs through `filterPage` itself, following next tokens with small keyset chunks, in both
+ * orders.
  */
 import { compile, filterPage, parseJson, schemas, toSQL, type Filter, type Schema } from "../../src/index.js";
 import { loadCorpus, type ConformanceCase } from "../support/corpus.js";
@@ -26,11 +27,11 @@ interface Outcome {
 type Row = readonly [string, unknown];
 
 /** The server's paginator over an in-memory list, as the reference for one page. */
-function fullScan(rows: readonly Row[], filter: Filter, token: string, perPage: number): Outcome {
+function fullScan(rows: readonly Row[], filter: Filter, token: string, perPage: number, reverse = false): Outcome {
   const keys: string[] = [];
   try {
-    for (const [k, doc] of rows) {
-      if (token !== "" && k < token) continue;
+    for (const [k, doc] of reverse ? [...rows].reverse() : rows) {
+      if (token !== "" && (reverse ? k > token : k < token)) continue;
       if (!filter.evaluate(doc)) continue;
       if (perPage !== 0 && keys.length >= perPage) return { keys, next: k };
       keys.push(k);
@@ -173,9 +174,10 @@ async function paged(c: ConformanceCase, filter: Filter, engine: Engine, table: 
   const window = rows.slice(lo, lo + 2 * MARGIN);
   const [first, last] = [window[0]![0], window[window.length - 1]![0]];
   const perPage = [0, 1, 2, 3][Math.floor(random() * 4)]!;
+  const reverse = random() < 0.3;
   let token = random() < 0.5 ? "" : window[Math.floor(random() * window.length)]![0];
   for (let page = 0; page < 4; page++) {
-    const expected = fullScan(window, filter, token, perPage);
+    const expected = fullScan(window, filter, token, perPage, reverse);
     let got: Outcome;
     try {
       const p = await filterPage({
@@ -185,6 +187,7 @@ async function paged(c: ConformanceCase, filter: Filter, engine: Engine, table: 
         table,
         nextToken: token,
         perPage,
+        reverse,
         chunkSize: 1 + Math.floor(random() * 4),
         scope: (bind) => `id >= ${bind(first)} AND id <= ${bind(last)}`,
       });
@@ -194,7 +197,7 @@ async function paged(c: ConformanceCase, filter: Filter, engine: Engine, table: 
     }
     r.pages++;
     if (JSON.stringify(got) !== JSON.stringify(expected)) {
-      r.disagreements.push(`filterPage ${c.id} ${c.kind} ${JSON.stringify(c.expr)} token=${JSON.stringify(token)} perPage=${perPage}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(got)}`);
+      r.disagreements.push(`filterPage ${c.id} ${c.kind} ${JSON.stringify(c.expr)} token=${JSON.stringify(token)} perPage=${perPage} reverse=${reverse}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(got)}`);
       return;
     }
     if (expected.error !== undefined || expected.next === "") return;
