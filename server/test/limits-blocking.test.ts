@@ -1,4 +1,5 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -72,6 +73,51 @@ describe("many blocking queries on a big list and one write", () => {
     expect(order.indexOf("health")).toBeLessThan(order.length - 1);
     expect(order.indexOf("small")).toBeLessThan(order.length - 1);
     expect(server.state.waiting).toBe(0);
+  });
+});
+
+describe.runIf(process.platform === "linux")("memory of the filter-server bin while it answers waiters", () => {
+  it("one write answering 50 waiters of a 4 MiB list grows the peak memory by far less than 50 copies", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "filter-server-memory-"));
+    const dataFile = join(dir, "data.json");
+    const jobs = Array.from({ length: 10_000 }, (_, i) => ({ ID: `job-${String(i).padStart(6, "0")}`, Name: `job name ${i}`, Datacenters: ["dc1", "dc2"], CreateIndex: 5, ModifyIndex: 5 }));
+    writeFileSync(dataFile, JSON.stringify({ jobs, deployments: [] }));
+    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts", "--port", "0", "--ops-port", "0", "--data", dataFile], { cwd: join(import.meta.dirname, "..") });
+    let output = "";
+    child.stdout.on("data", (d: Buffer) => (output += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (output += d.toString()));
+    const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    /** The process's peak resident memory so far, in MiB. */
+    const peak = (): number => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))![1]) / 1024;
+    try {
+      let urls: { api: string; ops: string } | undefined;
+      while (urls === undefined) {
+        const line = output.split("\n").find((l) => l.startsWith("{") && l.includes('"api"'));
+        if (line !== undefined) urls = JSON.parse(line) as { api: string; ops: string };
+        else if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
+        else await new Promise((r) => setTimeout(r, 50));
+      }
+      const first = await fetch(`${urls.api}/v1/jobs`, identity);
+      const index = first.headers.get("x-svc-index");
+      const size = (await first.arrayBuffer()).byteLength;
+      expect(size).toBeGreaterThan(4 * 1024 * 1024);
+      const before = peak();
+      const waiters = Array.from({ length: 50 }, () => fetch(`${urls.api}/v1/jobs?index=${index}&wait=60s`, identity).then((r) => r.arrayBuffer()));
+      // The worker's active sessions are the API listener's open connections: all waiters are in.
+      for (;;) {
+        const health = (await (await fetch(`${urls.ops}/health?worker_info=1`)).json()) as { worker_process_info: { active_session_count: number } };
+        if (health.worker_process_info.active_session_count >= 50) break;
+      }
+      const put = await fetch(`${urls.api}/v1/jobs`, { method: "PUT", body: JSON.stringify({ Job: { ID: "job-new", Type: "batch", TaskGroups: [{ Name: "g" }] } }) });
+      expect(put.status).toBe(200);
+      const bodies = await Promise.all(waiters);
+      expect(bodies.every((b) => b.byteLength > size)).toBe(true);
+      // 50 answers of 4 MiB built as strings would need at least 200 MiB more; one shared answer needs 4.
+      expect(peak() - before).toBeLessThan(64);
+    } finally {
+      child.kill("SIGTERM");
+      await exit;
+    }
   });
 });
 
