@@ -77,6 +77,9 @@ export function parse(text: string, options: ParseOptions = {}): Ast {
   if (/^[ \t\r\n]*$/.test(text)) {
     throw new FilterSyntaxError("empty-expression", "the expression is empty", text, { start: text.length, end: text.length });
   }
+  // The reference's budget first: where it runs out, that is the reference's answer (its parser
+  // stops there, whatever comes after), and a long text need not be parsed twice.
+  checkBudget(text, limits.maxExpressions || REFERENCE_PARSE_BUDGET);
   const lexed = lexer.tokenize(text);
   // A character no token matches can never be consumed: parse up to it, and report it unless the
   // text before it already fails.
@@ -102,7 +105,6 @@ export function parse(text: string, options: ParseOptions = {}): Ast {
   }
   if (error !== undefined) throw recognitionError(error, text);
   if (ast === undefined) throw new FilterSyntaxError("unexpected-input", "the expression could not be parsed", text, { start: 0, end: text.length });
-  checkBudget(text, limits.maxExpressions || REFERENCE_PARSE_BUDGET);
   return ast;
 }
 
