@@ -118,7 +118,28 @@ async function measure(api: string): Promise<Row[]> {
     const sample = await fetch(`${api}${path}`);
     if (sample.status !== 200) throw new Error(`${name}: ${sample.status} ${await sample.text()}`);
     const items = ((await sample.json()) as unknown[]).length;
-    const result = await autocannon({ url: `${api}${path}`, connections: CONNECTIONS, duration: DURATION });
+    // The server shares one computed answer among requests for the same page of the same state: vary
+    // the request without changing its page (trailing spaces in the filter, a next_token below every
+    // token), over more variants than the answer cache holds, so that every request reads the store.
+    const variants = Array.from({ length: 64 }, (_, k) =>
+      filter === undefined
+        ? `/v1/jobs?namespace=*&per_page=100&next_token=${"!".repeat(k + 1)}`
+        : `/v1/jobs?namespace=*&per_page=100&filter=${encodeURIComponent(filter + " ".repeat(k))}`,
+    );
+    let turn = 0;
+    const result = await autocannon({
+      url: `${api}${path}`,
+      connections: CONNECTIONS,
+      duration: DURATION,
+      requests: [
+        {
+          setupRequest: (request) => {
+            request.path = variants[turn++ % variants.length]!;
+            return request;
+          },
+        },
+      ],
+    });
     if (result.non2xx > 0 || result.errors > 0) throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
     rows.push({ name, items, p50: result.latency.p50, p99: result.latency.p99 });
     console.error(`  ${name}: p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`);

@@ -185,12 +185,15 @@ export class PostgresStore implements SchedulerStore {
     const table = read.endpoint.table;
     const client = await this.pool.connect();
     try {
-      await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+      // One round trip opens the snapshot and reads its index and the namespaces (constant SQL text).
+      const opened = (await client.query(
+        `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SELECT (SELECT idx FROM svc_index WHERE name = '${table}')::text AS idx, (SELECT coalesce(array_agg(name ORDER BY name), '{}') FROM namespaces) AS namespaces`,
+      )) as unknown as pg.QueryResult[];
+      const row = opened[1]!.rows[0] as { idx: string | null; namespaces: string[] };
+      const index = Number(row.idx ?? 1);
       const run = async (sql: string, params: unknown[]) => (await client.query(sql, params)).rows as Record<string, unknown>[];
-      const [row] = await run("SELECT idx FROM svc_index WHERE name = $1", [table]);
-      const index = Number(row?.["idx"] ?? 1);
       const exact = this.exact(read as ListRead<unknown>);
-      const page = table === "jobs" ? await readJobs(run, read, exact) : await readDeployments(run, read, exact);
+      const page = table === "jobs" ? await readJobs(run, read, exact, row.namespaces) : await readDeployments(run, read, exact);
       await client.query("COMMIT");
       // What this snapshot saw is committed: no later answer of this server shows an older index.
       this.advance({ [table]: index });

@@ -28,6 +28,9 @@ CREATE INDEX jobs_namespace_token ON jobs (namespace, token);
 CREATE INDEX jobs_status_token ON jobs ((doc #>> '{Status}'::text[]), token);
 CREATE INDEX jobs_type_token ON jobs ((doc #>> '{Type}'::text[]), token);
 CREATE INDEX jobs_name_token ON jobs ((doc #>> '{Name}'::text[]), token);
+CREATE INDEX jobs_namespace_doc_token ON jobs ((doc #>> '{Namespace}'::text[]), token);
+-- Name matches "^literal…" (a bytewise LIKE prefix)
+CREATE INDEX jobs_name_bytes ON jobs (((doc #>> '{Name}'::text[]) COLLATE "C"));
 -- "dc1" in Datacenters and other containment tests
 CREATE INDEX jobs_doc ON jobs USING gin (doc jsonb_path_ops);
 
