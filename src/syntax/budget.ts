@@ -59,7 +59,16 @@ interface Node {
 interface Machine {
   readonly bodies: readonly Node[];
   readonly names: readonly string[];
+  /** Rules whose results are memoised (the others are cheap to replay and met at many positions). */
+  readonly memo: readonly boolean[];
 }
+
+/**
+ * The rules worth memoising: those the reference's parser retries at the same position (the
+ * expression levels, whose retries make the count exponential, and the match alternatives, which
+ * re-read the same selector, value and string). Any choice is exact; this one is the fastest.
+ */
+const MEMOISED = new Set(["OrExpression", "AndExpression", "NotExpression", "CollectionExpression", "ParenthesizedExpression", "MatchExpression", "MatchSelectorOpValue", "MatchSelectorOp", "MatchValueOpSelector", "Selector", "Value", "StringLiteral", "NumberLiteral"]);
 
 let machine: Machine | undefined;
 
@@ -97,7 +106,7 @@ function build(rules: readonly PegRule[]): Machine {
       case "andCode": return node(CODE);
     }
   };
-  return { bodies: rules.map((r) => conv(r.expr)), names: rules.map((r) => r.display || r.name) };
+  return { bodies: rules.map((r) => conv(r.expr)), names: rules.map((r) => r.display || r.name), memo: rules.map((r) => MEMOISED.has(r.name)) };
 }
 
 /** U+FFFD, which Go's UTF-8 decoder yields for what a JavaScript string holds as a lone surrogate. */
@@ -186,7 +195,7 @@ export function budgetSteps(text: string, max: number, rules: readonly PegRule[]
           continue;
         case REF: {
           const key = node.rule * stride + pos;
-          const end = memoEnd.get(key);
+          const end = m.memo[node.rule] ? memoEnd.get(key) : undefined;
           if (end !== undefined) {
             const s = memoSteps.get(key)!;
             if (total + s <= max) {
@@ -217,8 +226,10 @@ export function budgetSteps(text: string, max: number, rules: readonly PegRule[]
     let done = false;
     switch (f.k) {
       case REF:
-        memoEnd.set(f.rule * stride + fStart[top]!, rOk ? rEnd : -1);
-        memoSteps.set(f.rule * stride + fStart[top]!, rSteps);
+        if (m.memo[f.rule]) {
+          memoEnd.set(f.rule * stride + fStart[top]!, rOk ? rEnd : -1);
+          memoSteps.set(f.rule * stride + fStart[top]!, rSteps);
+        }
         ruleStack.pop();
         done = true;
         break;
