@@ -15,7 +15,7 @@ export const HEADERS_TIMEOUT_MS = 10_000;
  */
 export const IDLE_SOCKET_TIMEOUT_MS = MAX_WAIT_MS + MAX_WAIT_MS / 16 + 60_000;
 
-const REASONS: Record<number, string> = { 400: "Bad Request", 408: "Request Timeout", 413: "Payload Too Large", 431: "Request Header Fields Too Large" };
+const REASONS: Record<number, string> = { 400: "Bad Request", 408: "Request Timeout", 431: "Request Header Fields Too Large" };
 
 /** The status of an error of the HTTP parser (Node's codes). */
 function statusOf(err: NodeJS.ErrnoException): number {
@@ -31,7 +31,9 @@ function statusOf(err: NodeJS.ErrnoException): number {
  */
 export function plainClientError(emptyBody: boolean): (err: NodeJS.ErrnoException, socket: Socket) => void {
   return (err, socket) => {
-    if (err.code === "ECONNRESET" || err.code === "EPIPE" || !socket.writable) {
+    // A response already under way on this connection (pipelining) cannot be followed by another.
+    const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (err.code === "ECONNRESET" || err.code === "EPIPE" || !socket.writable || inFlight?.headersSent === true) {
       socket.destroy();
       return;
     }
