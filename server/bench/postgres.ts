@@ -92,8 +92,24 @@ async function writeData(file: string): Promise<void> {
     const parts: string[] = [];
     for (const r of snapshot.jobs) {
       // Unique IDs across chunks; the index fields as the demo makes them.
-      const entry = { ...r.entry, ID: `${r.entry.ID}-${done}`, Name: r.entry.Name };
-      entry.JobSummary = entry.JobSummary === null ? null : { ...entry.JobSummary, JobID: entry.ID };
+      // Zero values left out (the loader restores them), so that a million jobs stay one readable file.
+      const e = r.entry;
+      const entry: Record<string, unknown> = { ID: `${e.ID}-${done}`, Name: e.Name, Namespace: e.Namespace, Type: e.Type, Status: e.Status, Priority: e.Priority };
+      entry["Datacenters"] = e.Datacenters;
+      entry["CreateIndex"] = e.CreateIndex;
+      entry["ModifyIndex"] = e.ModifyIndex;
+      entry["JobModifyIndex"] = e.JobModifyIndex;
+      if (e.ParentID !== "") entry["ParentID"] = e.ParentID;
+      if (e.Stop) entry["Stop"] = true;
+      if (e.Periodic) entry["Periodic"] = true;
+      if (e.ParameterizedJob) entry["ParameterizedJob"] = true;
+      if (e.JobSummary !== null && Object.keys(e.JobSummary.Summary).length > 0) {
+        const summary: Record<string, Record<string, number>> = {};
+        for (const [group, s] of Object.entries(e.JobSummary.Summary)) {
+          summary[group] = Object.fromEntries(Object.entries(s).filter(([, n]) => n !== 0));
+        }
+        entry["JobSummary"] = { Summary: summary };
+      }
       parts.push(JSON.stringify(entry));
     }
     await write((first ? "" : ",") + parts.join(","));
