@@ -194,3 +194,31 @@ describe.each<StoreKind>(["memory", "postgres"])("the %s store", (kind) => {
     }
   });
 });
+
+describe("choosing the store", () => {
+  it("--database takes a postgres:// URL; server { database } in the configuration file is the same setting (env:// resolved), the command line wins", async () => {
+    const { parseCommandLine, resolveOptions, UsageError } = await import("../src/options.js");
+    const { configOptions, loadConfigFile, ConfigError } = await import("../src/ops/config.js");
+    expect(parseCommandLine(["--database", "postgres://u@127.0.0.1:5432/db"]).given.database).toBe("postgres://u@127.0.0.1:5432/db");
+    expect(() => parseCommandLine(["--database", "mysql://x"])).toThrow(UsageError);
+    const { mkdtempSync, writeFileSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const dir = mkdtempSync(join(tmpdir(), "filter-server-cfg-"));
+    try {
+      const file = join(dir, "c.json");
+      const listener = [{ tcp: { purpose: "api", tls_disable: true } }, { tcp: { purpose: "ops", tls_disable: true } }];
+      writeFileSync(file, JSON.stringify({ controller: { name: "c", database: { url: "postgresql://gateway" } }, server: { database: "env://SCHED_DB" }, listener }));
+      const config = await loadConfigFile(file, { SCHED_DB: "postgres://s@127.0.0.1/sched" });
+      expect(configOptions(config).database).toBe("postgres://s@127.0.0.1/sched");
+      expect(resolveOptions({ database: "postgres://cli/db" }, configOptions(config), {}).database).toBe("postgres://cli/db");
+      // The gateway's controller.database.url alone does not move the scheduler's state.
+      writeFileSync(file, JSON.stringify({ controller: { name: "c", database: { url: "postgresql://gateway" } }, listener }));
+      expect(configOptions(await loadConfigFile(file, {})).database).toBeUndefined();
+      writeFileSync(file, JSON.stringify({ controller: { name: "c" }, server: { database: "mysql://x" }, listener }));
+      await expect(loadConfigFile(file, {})).rejects.toThrow(ConfigError);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
