@@ -222,3 +222,22 @@ describe("choosing the store", () => {
     }
   });
 });
+
+describe("the PostgreSQL store's seed", () => {
+  it("keeps the data file's applies with the seed, and every later server reads them from the database (a later file's are ignored)", async () => {
+    const { PostgresStore } = await import("../src/store/postgres/index.js");
+    const { snapshotFromData } = await import("../src/scheduler/load.js");
+    const url = await cluster.createDatabase("applies");
+    const applies = [{ id: "apply-1", status: "applied" }];
+    const first = await PostgresStore.open(url, () => snapshotFromData(DATA), () => undefined, 2, applies);
+    expect(first.applies).toEqual(applies);
+    await first.close();
+    const second = await PostgresStore.open(url, () => snapshotFromData({}), () => undefined, 2, [{ id: "other" }]);
+    try {
+      expect(second.applies).toEqual(applies);
+      expect(await second.summary()).toEqual({ jobs: JOBS.length, deployments: DEPLOYMENTS.length, index: 1009 });
+    } finally {
+      await second.close();
+    }
+  });
+});

@@ -113,12 +113,17 @@ export async function startServer(options: ServerOptions, config?: ServerConfig)
 
   const pending: [string, object | undefined][] = [];
   const log = (msg: string, extra?: object): void => void pending.push([msg, extra]);
-  const state: SchedulerStore =
-    options.database !== undefined
-      ? await openPostgresStore(options.database, () => (data !== undefined ? snapshotFromData(data) : generateDemo()), log).catch((e: unknown) => {
-          throw e instanceof DatabaseError ? new StartupError(e.message) : e;
-        })
-      : new MemoryStore(await openState(ctx, data, log));
+  let state: SchedulerStore;
+  if (options.database !== undefined) {
+    const rawApplies = typeof data === "object" && data !== null ? (data as Record<string, unknown>)["applies"] : undefined;
+    const store = await openPostgresStore(options.database, () => (data !== undefined ? snapshotFromData(data) : generateDemo()), log, rawApplies).catch((e: unknown) => {
+      throw e instanceof DatabaseError ? new StartupError(e.message) : e;
+    });
+    // The applies are the database's (seeded with it), so that every server shows the same.
+    const { applies: _fromFile, ...rest } = (ctx.data ?? {}) as Record<string, unknown>;
+    ctx.data = store.applies === undefined ? rest : { ...rest, applies: store.applies };
+    state = store;
+  } else state = new MemoryStore(await openState(ctx, data, log));
   let lifecycle: Lifecycle | undefined;
   let app: FastifyInstance;
   const filters = new FilterCache();

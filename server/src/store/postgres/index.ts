@@ -51,6 +51,8 @@ export class PostgresStore implements SchedulerStore {
   private listener: pg.Client | undefined;
   private closed = false;
   private readonly exactCache = new WeakMap<object, boolean>();
+  /** The seed's "applies" (the apply resource's data), as the database holds them; undefined: none. */
+  applies: unknown;
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -59,7 +61,7 @@ export class PostgresStore implements SchedulerStore {
   ) {}
 
   /** Connects, migrates the schema, seeds an empty database, listens for other servers' writes. */
-  static async open(url: string, initial: () => Snapshot, log: Log, poolSize = 10): Promise<PostgresStore> {
+  static async open(url: string, initial: () => Snapshot, log: Log, poolSize = 10, applies?: unknown): Promise<PostgresStore> {
     const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 10_000 });
     pool.on("error", (e) => log("idle database connection failed", { error: describe(e) }));
     const store = new PostgresStore(pool, url, log);
@@ -68,7 +70,9 @@ export class PostgresStore implements SchedulerStore {
       try {
         const applied = await migrate(client);
         if (applied.length > 0) log("database schema migrated", { versions: applied });
-        await store.seed(client, initial);
+        await store.seed(client, initial, applies);
+        const doc = await client.query<{ body: string }>("SELECT body FROM documents WHERE name = 'applies'");
+        if (doc.rows[0] !== undefined) store.applies = JSON.parse(doc.rows[0].body);
       } finally {
         client.release();
       }
@@ -83,7 +87,7 @@ export class PostgresStore implements SchedulerStore {
   }
 
   /** Loads the initial state (--data or the demo set) into a database that never had one, in one transaction. */
-  private async seed(client: pg.PoolClient, initial: () => Snapshot): Promise<void> {
+  private async seed(client: pg.PoolClient, initial: () => Snapshot, applies: unknown): Promise<void> {
     await client.query("BEGIN");
     try {
       const { rows } = await client.query<{ idx: string }>("SELECT idx FROM svc_index WHERE name = 'seeded' FOR UPDATE");
@@ -100,6 +104,7 @@ export class PostgresStore implements SchedulerStore {
       for (let i = 0; i < snapshot.jobs.length; i += BATCH) await insertJobs(client, snapshot.jobs.slice(i, i + BATCH));
       for (let i = 0; i < snapshot.deployments.length; i += BATCH) await insertDeployments(client, snapshot.deployments.slice(i, i + BATCH));
       await client.query("INSERT INTO namespaces (name) SELECT DISTINCT namespace FROM jobs ON CONFLICT DO NOTHING");
+      if (applies !== undefined) await client.query("INSERT INTO documents (name, body) VALUES ('applies', $1)", [JSON.stringify(applies)]);
       await client.query(
         "UPDATE svc_index SET idx = CASE name WHEN 'raft' THEN $1::bigint WHEN 'jobs' THEN $2::bigint WHEN 'deployments' THEN $3::bigint ELSE 1 END",
         [raft, jobsIndex, deploymentsIndex],
@@ -307,7 +312,7 @@ async function insertDeployments(client: pg.PoolClient, deployments: readonly De
   );
 }
 
-/** Opens the PostgreSQL store of `--database`. */
-export function openPostgresStore(url: string, initial: () => Snapshot, log: Log): Promise<PostgresStore> {
-  return PostgresStore.open(url, initial, log);
+/** Opens the PostgreSQL store of `--database`; `applies` (the data file's) are kept with a new database's seed. */
+export function openPostgresStore(url: string, initial: () => Snapshot, log: Log, applies?: unknown): Promise<PostgresStore> {
+  return PostgresStore.open(url, initial, log, 10, applies);
 }

@@ -34,6 +34,12 @@ CREATE INDEX jobs_name_bytes ON jobs (((doc #>> '{Name}'::text[]) COLLATE "C"));
 -- "dc1" in Datacenters and other containment tests
 CREATE INDEX jobs_doc ON jobs USING gin (doc jsonb_path_ops);
 
+-- documents of the other services given by the seed's data file ("applies"), shared by every server
+CREATE TABLE documents (
+  name text PRIMARY KEY,
+  body text NOT NULL
+);
+
 CREATE TABLE namespaces (
   name text COLLATE "C" PRIMARY KEY
 );
