@@ -59,3 +59,28 @@ describe("no input crashes the library", () => {
     );
   });
 });
+
+describe("no nesting crashes the library", () => {
+  // Runs of `not`s, parentheses and collection bodies, in any mix, up to thousands deep: within the
+  // reference's parse budget they evaluate, beyond it they are its syntax error, and with no budget
+  // at all nothing reaches the JavaScript stack. (One element per list: nested any/all under nots
+  // may visit every combination.)
+  const wrapper = fc.constantFrom("not ", "(", "any a as b { ", "all a as _, b { ");
+  const closing = (w: string) => (w === "(" ? ")" : w.endsWith("{ ") ? " }" : "");
+  const nested = fc
+    .array(fc.tuple(wrapper, fc.integer({ min: 1, max: 400 })), { minLength: 1, maxLength: 8 })
+    .map((runs) => runs.flatMap(([w, n]) => Array.from({ length: w === "(" ? Math.min(n, 3) : n }, () => w)))
+    .map((ws) => `${ws.join("")}b == 1${ws.map(closing).reverse().join("")}`);
+
+  it("parse, compile and evaluate answer or throw the library's errors, with and without a budget", () => {
+    fc.assert(
+      fc.property(nested, fc.constantFrom(undefined, Infinity), (text, maxExpressions) => {
+        const options = maxExpressions === undefined ? {} : { maxExpressions };
+        noCrash(() => compile(text, options).evaluate({ a: [1], b: 1 }));
+        noCrash(() => compile(text, { ...options, schema: schemas.job }).evaluate({ ID: "x" }));
+        noCrash(() => print(parse(text, options)));
+      }),
+      { numRuns: 25 },
+    );
+  });
+});
