@@ -122,6 +122,7 @@ export async function startServer(options: ServerOptions, config?: ServerConfig)
     // The applies are the database's (seeded with it), so that every server shows the same.
     const { applies: _fromFile, ...rest } = (ctx.data ?? {}) as Record<string, unknown>;
     ctx.data = store.applies === undefined ? rest : { ...rest, applies: store.applies };
+    ctx.storeHealth = () => store.health();
     state = store;
   } else state = new MemoryStore(await openState(ctx, data, log));
   let lifecycle: Lifecycle | undefined;

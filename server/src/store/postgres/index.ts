@@ -175,6 +175,12 @@ export class PostgresStore implements SchedulerStore {
     return this.index[table];
   }
 
+  /** Not ok while the notification connection is lost (blocking queries would not hear other servers' writes). */
+  health(): { ok: boolean; message: string } {
+    if (this.closed || this.listener !== undefined) return { ok: true, message: "ok" };
+    return { ok: false, message: `database ${redactUrl(this.url)}: notification connection lost, reconnecting` };
+  }
+
   private exact(read: ListRead<unknown>): boolean {
     const filter = read.filter;
     if (filter === undefined) return true;
