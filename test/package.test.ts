@@ -211,6 +211,16 @@ describe("the server's tarball, installed with the library's", () => {
       const typo = await fetch(`${api}/v1/jobs?filter=${encodeURIComponent('Stauts == "running"')}`);
       expect(typo.status).toBe(400);
       expect(await typo.text()).toContain('did you mean "Status"');
+      // The playground ships prebuilt in the tarball (no bundler among the installed packages).
+      expect(existsSync(join(dir, "node_modules", "esbuild"))).toBe(false);
+      const page = await fetch(`${api}/ui/`);
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      const script = /src="([^"]+\.js)"/.exec(html)?.[1];
+      expect(script).toBeDefined();
+      const js = await fetch(new URL(script!, `${api}/ui/`));
+      expect(js.status).toBe(200);
+      expect(js.headers.get("content-type")).toMatch(/javascript/);
     } finally {
       child.kill("SIGKILL");
     }
