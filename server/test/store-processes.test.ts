@@ -79,7 +79,7 @@ describe.concurrent("several servers on one database", () => {
     } finally {
       await Promise.all([stop(a), stop(b)]);
     }
-  });
+  }, 120_000);
 });
 
 describe.concurrent("durability", () => {
@@ -114,7 +114,7 @@ describe.concurrent("durability", () => {
     } finally {
       await stop(again);
     }
-  });
+  }, 120_000);
 });
 
 describe.concurrent("start", () => {
@@ -127,7 +127,7 @@ describe.concurrent("start", () => {
     expect(out).toMatch(new RegExp(`^filter-server: database postgres://someone:\\*\\*\\*\\*@127\\.0\\.0\\.1:${port}/nothing: .*ECONNREFUSED`));
     expect(out.split("\n")).toHaveLength(1);
     expect(out).not.toContain("secret");
-  });
+  }, 60_000);
 
   it("a schema newer than the server's is one line on stderr and exit 1", async () => {
     const url = await cluster.createDatabase("newer");
@@ -141,5 +141,5 @@ describe.concurrent("start", () => {
     expect(code).toBe(1);
     const out = proc.output().trim();
     expect(out).toBe(`filter-server: database ${url}: the database's schema is version 99, newer than this server's (1): upgrade filter-server`);
-  });
+  }, 60_000);
 });
