@@ -19,7 +19,10 @@ export type PathStep = { readonly key: string } | { readonly index: number };
  * A JSON value: a path from the column, or the element `e` of the innermost element search.
  * A path that reaches nothing is "missing" (SQL NULL inside, never outside, a condition).
  */
-export type Ref = { readonly base: "column"; readonly steps: readonly PathStep[] } | { readonly base: "element" };
+export type Ref =
+  | { readonly base: "column"; readonly steps: readonly PathStep[] }
+  /** `alias` names the element search (default `e`, the innermost of a membership test). */
+  | { readonly base: "element"; readonly alias?: string; readonly steps?: readonly PathStep[] };
 
 /** Whether a number comparison is exact (`u` ≡ `l`) or a sound bracket. */
 export interface NumberTest {
@@ -64,6 +67,11 @@ export interface Dialect {
   isEmptyObject(ref: Ref): Cond;
   /** Some element of an array satisfies `pred` (only meaningful where the value is an array). */
   someElement(ref: Ref, pred: Cond): Cond;
+  /**
+   * Some element of a list (`map`: some value of a map) satisfies `pred`, in which the element is
+   * `{ base: "element", alias }`; undefined when the engine cannot search the collection at `ref`.
+   */
+  someMember?(ref: Ref, kind: "list" | "map", alias: string, pred: Cond): Cond | undefined;
   /** An array holds the string `s` as an element, index-friendly where the engine allows. */
   arrayHasString(ref: Ref, s: string): Cond;
   /** The string value matches an RE2 pattern exactly, when the engine has the function. */
@@ -84,11 +92,13 @@ function wellFormed(s: string): boolean {
 /** PostgreSQL (also PGlite): a `jsonb` column. */
 export function postgres(column: string): Dialect {
   const col = quoteIdent(column);
-  const pathParam = (ref: Ref & { base: "column" }) => param(ref.steps.map((s) => ("key" in s ? s.key : String(s.index))), "text[]");
+  const stepsOf = (ref: Ref): readonly PathStep[] => (ref.base === "column" ? ref.steps : (ref.steps ?? []));
+  const pathParam = (ref: Ref) => param(stepsOf(ref).map((s) => ("key" in s ? s.key : String(s.index))), "text[]");
+  const start = (ref: Ref): string => (ref.base === "column" ? col : `${ref.alias ?? "e"}.fe_v`);
   /** The jsonb value (NULL when missing). */
-  const x = (ref: Ref): Frag => (ref.base === "element" ? ["e.v"] : ref.steps.length === 0 ? [col] : ["(", col, " #> ", pathParam(ref), ")"]);
+  const x = (ref: Ref): Frag => (stepsOf(ref).length === 0 ? [start(ref)] : ["(", start(ref), " #> ", pathParam(ref), ")"]);
   /** The text of a string value (NULL when missing or JSON null). */
-  const text = (ref: Ref): Frag => (ref.base === "element" ? ["(e.v #>> '{}')"] : ["(", col, " #>> ", pathParam(ref), ")"]);
+  const text = (ref: Ref): Frag => (stepsOf(ref).length === 0 ? [`(${start(ref)} #>> '{}')`] : ["(", start(ref), " #>> ", pathParam(ref), ")"]);
   const typeIs = (ref: Ref, kinds: readonly JsonKind[]): Cond => {
     if (kinds.length === 0) return FALSE;
     const list = kinds.map((k) => `'${k}'`).join(", ");
@@ -109,12 +119,12 @@ export function postgres(column: string): Dialect {
   return {
     name: "postgres",
     placeholders: "numbered",
-    exists: (ref) => (ref.base === "element" || ref.steps.length === 0 ? TRUE : atom(...x(ref), " IS NOT NULL")),
+    exists: (ref) => (stepsOf(ref).length === 0 ? TRUE : atom(...x(ref), " IS NOT NULL")),
     // `#>` takes a key that reads as an integer as an index into an array.
     keyImpliesObject: (key) => !/^\s*[+-]?\d/.test(key),
     indexImpliesArray: false,
     canBind: (s) => wellFormed(s) && !s.includes("\u0000"),
-    canPath: (ref) => ref.base === "element" || ref.steps.every((s) => !("key" in s) || (wellFormed(s.key) && !s.key.includes("\u0000"))),
+    canPath: (ref) => stepsOf(ref).every((s) => !("key" in s) || (wellFormed(s.key) && !s.key.includes("\u0000"))),
     typeIs,
     hasKey: (ref, key) => atom("COALESCE(", ...x(ref), " ? ", textParam(key), ", FALSE)"),
     longerThan: (ref, n) =>
@@ -147,7 +157,12 @@ export function postgres(column: string): Dialect {
     someElement: (ref, pred) => {
       if (pred.k === "const" && !pred.v) return FALSE;
       const inner = renderInline(pred);
-      return caseWhen(typeIs(ref, ["array"]), atom("EXISTS (SELECT 1 FROM jsonb_array_elements(", ...x(ref), ") AS e(v) WHERE ", ...inner, ")"), FALSE);
+      return caseWhen(typeIs(ref, ["array"]), atom("EXISTS (SELECT 1 FROM jsonb_array_elements(", ...x(ref), ") AS e(fe_v) WHERE ", ...inner, ")"), FALSE);
+    },
+    someMember: (ref, kind, alias, pred) => {
+      if (pred.k === "const" && !pred.v) return FALSE;
+      const from = kind === "list" ? ["jsonb_array_elements(", ...x(ref), `) AS ${alias}(fe_v)`] : ["jsonb_each(", ...x(ref), `) AS ${alias}(fe_k, fe_v)`];
+      return caseWhen(typeIs(ref, [kind === "list" ? "array" : "object"]), atom("EXISTS (SELECT 1 FROM ", ...from, " WHERE ", ...renderInline(pred), ")"), FALSE);
     },
     arrayHasString: (ref, s) => {
       if (ref.base === "column" && ref.steps.every((st) => "key" in st)) {
@@ -164,10 +179,19 @@ export function postgres(column: string): Dialect {
 /** SQLite: a TEXT column holding JSON (stored as `JSON.stringify` writes it). */
 export function sqlite(column: string, options: { regexFunction?: string } = {}): Dialect {
   const col = quoteIdent(column);
-  const path = (ref: Ref & { base: "column" }) =>
-    param(`$${ref.steps.map((s) => ("key" in s ? `."${s.key}"` : `[${s.index}]`)).join("")}`);
-  const type = (ref: Ref): Frag => (ref.base === "element" ? ["e.type"] : ["json_type(", col, ", ", path(ref), ")"]);
-  const value = (ref: Ref): Frag => (ref.base === "element" ? ["e.value"] : ["json_extract(", col, ", ", path(ref), ")"]);
+  const stepsOf = (ref: Ref): readonly PathStep[] => (ref.base === "column" ? ref.steps : (ref.steps ?? []));
+  const path = (ref: Ref) => param(`$${stepsOf(ref).map((s) => ("key" in s ? `."${s.key}"` : `[${s.index}]`)).join("")}`);
+  const alias = (ref: Ref & { base: "element" }) => ref.alias ?? "e";
+  /** An element read as a whole, through the search's `type` and `value` columns. */
+  const whole = (ref: Ref): ref is Ref & { base: "element" } => ref.base === "element" && stepsOf(ref).length === 0;
+  /** The JSON a path is taken in: the column, or an element that is a container (else NULL: nothing). */
+  const json = (ref: Ref): string => (ref.base === "column" ? col : `(CASE WHEN ${alias(ref)}.type IN ('object', 'array') THEN ${alias(ref)}.value END)`);
+  /** The arguments of json_type, json_extract, json_each for the value at `ref` (not whole). */
+  const at = (ref: Ref): Frag => [json(ref), ", ", path(ref)];
+  const type = (ref: Ref): Frag => (whole(ref) ? [`${alias(ref)}.type`] : ["json_type(", ...at(ref), ")"]);
+  const value = (ref: Ref): Frag => (whole(ref) ? [`${alias(ref)}.value`] : ["json_extract(", ...at(ref), ")"]);
+  /** The JSON text of a container (json_each, json_array_length): NULL-safe, never a scalar's text. */
+  const container = (ref: Ref): Frag => (whole(ref) ? [`(CASE WHEN ${alias(ref)}.type IN ('object', 'array') THEN ${alias(ref)}.value END)`] : at(ref));
   const NAMES: Record<JsonKind, readonly string[]> = {
     string: ["text"],
     number: ["integer", "real"],
@@ -186,16 +210,16 @@ export function sqlite(column: string, options: { regexFunction?: string } = {})
   const dialect: Dialect = {
     name: "sqlite",
     placeholders: "positional",
-    exists: (ref) => (ref.base === "element" || ref.steps.length === 0 ? TRUE : atom(...type(ref), " IS NOT NULL")),
+    exists: (ref) => (whole(ref) || (ref.base === "column" && ref.steps.length === 0) ? TRUE : atom(...type(ref), " IS NOT NULL")),
     // `."key"` only steps into objects, `[i]` only into arrays.
     keyImpliesObject: () => true,
     indexImpliesArray: true,
     canBind: (s) => wellFormed(s),
     // SQLite's path syntax has no escape for `"` in a quoted key.
-    canPath: (ref) => ref.base === "element" || ref.steps.every((s) => !("key" in s) || (wellFormed(s.key) && !s.key.includes('"'))),
+    canPath: (ref) => stepsOf(ref).every((s) => !("key" in s) || (wellFormed(s.key) && !s.key.includes('"'))),
     typeIs,
-    hasKey: (ref, key) => (ref.base === "element" ? TRUE : atom("EXISTS (SELECT 1 FROM json_each(", col, ", ", path(ref), ") AS k WHERE k.key = ", param(key), ")")),
-    longerThan: (ref, n) => atom("COALESCE(json_array_length(", ...(ref.base === "element" ? ["e.value"] : [col, ", ", path(ref)]), ") > ", param(n), ", FALSE)"),
+    hasKey: (ref, key) => atom("EXISTS (SELECT 1 FROM json_each(", ...container(ref), ") AS k WHERE k.key = ", param(key), ")"),
+    longerThan: (ref, n) => atom("COALESCE(json_array_length(", ...container(ref), ") > ", param(n), ", FALSE)"),
     strEq: (ref, s) => and(isText(ref), atom(...value(ref), " = ", param(s))),
     strHas: (ref, s, where) => {
       if (s === "") return isText(ref);
@@ -212,7 +236,7 @@ export function sqlite(column: string, options: { regexFunction?: string } = {})
       const tol = Math.abs(v) * 1e-14 + 1e-300;
       const u = and(typeIs(ref, ["number"]), atom("abs(", ...value(ref), " - ", ...real(v), ") <= ", param(tol)));
       const exactInt = Number.isInteger(v) && Math.abs(v) < TWO_53 ? atom("COALESCE(", ...type(ref), ", '') = 'integer' AND ", ...value(ref), " = ", ...real(v)) : FALSE;
-      const exactText = ref.base === "column" ? atom("COALESCE(", col, " -> ", path(ref), " = ", param(JSON.stringify(v)), ", FALSE)") : FALSE;
+      const exactText = whole(ref) ? FALSE : atom("COALESCE(", json(ref), " -> ", path(ref), " = ", param(JSON.stringify(v)), ", FALSE)");
       return { u, l: or(exactInt, exactText) };
     },
     bigIntEq: (ref, v) => {
@@ -221,15 +245,15 @@ export function sqlite(column: string, options: { regexFunction?: string } = {})
       const exact = atom("COALESCE(", ...type(ref), ", '') = 'integer' AND CAST(", ...value(ref), " AS TEXT) = ", param(String(v)));
       return { u: or(exact, f.u), l: exact };
     },
-    isEmptyArray: (ref) => and(typeIs(ref, ["array"]), atom("json_array_length(", ...(ref.base === "element" ? ["e.value"] : [col, ", ", path(ref)]), ") = 0")),
-    isEmptyObject: (ref) =>
-      ref.base === "element"
-        ? and(typeIs(ref, ["object"]), atom("e.value = '{}'"))
-        : and(typeIs(ref, ["object"]), atom("NOT EXISTS (SELECT 1 FROM json_each(", col, ", ", path(ref), "))")),
+    isEmptyArray: (ref) => and(typeIs(ref, ["array"]), atom("COALESCE(json_array_length(", ...container(ref), ") = 0, FALSE)")),
+    isEmptyObject: (ref) => and(typeIs(ref, ["object"]), atom("NOT EXISTS (SELECT 1 FROM json_each(", ...container(ref), "))")),
     someElement: (ref, pred) => {
       if (pred.k === "const" && !pred.v) return FALSE;
-      if (ref.base === "element") return TRUE;
-      return and(typeIs(ref, ["array"]), atom("EXISTS (SELECT 1 FROM json_each(", col, ", ", path(ref), ") AS e WHERE ", ...renderInline(pred), ")"));
+      return and(typeIs(ref, ["array"]), atom("EXISTS (SELECT 1 FROM json_each(", ...container(ref), ") AS e WHERE ", ...renderInline(pred), ")"));
+    },
+    someMember: (ref, kind, name, pred) => {
+      if (pred.k === "const" && !pred.v) return FALSE;
+      return and(typeIs(ref, [kind === "list" ? "array" : "object"]), atom("EXISTS (SELECT 1 FROM json_each(", ...container(ref), `) AS ${name} WHERE `, ...renderInline(pred), ")"));
     },
     arrayHasString: (ref, s) => dialect.someElement(ref, dialect.strEq({ base: "element" }, s)),
   };

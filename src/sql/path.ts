@@ -125,8 +125,7 @@ export interface Walk {
 export class Untranslatable extends Error {}
 
 function child(ref: Ref, step: PathStep, d: Dialect): Ref {
-  if (ref.base !== "column") throw new Untranslatable("a path below a bound element");
-  const next: Ref = { base: "column", steps: [...ref.steps, step] };
+  const next: Ref = ref.base === "column" ? { base: "column", steps: [...ref.steps, step] } : { ...ref, steps: [...(ref.steps ?? []), step] };
   if (!d.canPath(next)) throw new Untranslatable("a key the engine's path syntax cannot hold");
   return next;
 }

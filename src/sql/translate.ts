@@ -5,14 +5,16 @@
  */
 import { compilePattern, type Pattern } from "../evaluate/regex.js";
 import { COLLECTION_MISSING, literalValue, OPERATORS } from "../semantics/operators.js";
-import { ANY, type Schema, type Type } from "../semantics/schema.js";
+import { ANY, t, type Schema, type Type } from "../semantics/schema.js";
+import { elementType } from "../semantics/select.js";
+import { boundNames, placeholderClash } from "../evaluate/common.js";
 import type { CollectionExpr, Expr, MatchExpr } from "../syntax/ast.js";
 import { parse } from "../syntax/parse.js";
-import { postgres, sqlite, type Dialect } from "./dialects.js";
+import { postgres, sqlite, type Dialect, type Ref } from "./dialects.js";
 import { byAnswer, kindCases, reachedAs, Untranslatable, walkPath, type Walk } from "./path.js";
 import { operate } from "./ops.js";
 import { both, bounded, cases, constant, either, negate, UNKNOWN, type Triple } from "./predicates.js";
-import { and, FALSE, not, render, TRUE } from "./sql.js";
+import { and, FALSE, not, or, render, TRUE, type Cond } from "./sql.js";
 
 /** The SQL engines `toSQL` writes for. */
 export type SqlDialect = "postgres" | "sqlite";
@@ -56,9 +58,15 @@ export interface SqlTranslation {
 /** What `toSQL` accepts: a compiled filter or an expression (parsed here). */
 export type FilterSource = string | { readonly ast: Expr; readonly schema: Schema | undefined };
 
+const POSTGRES_RESERVED = ["fe_k", "fe_v"];
+const SQLITE_RESERVED = ["key", "value", "type", "atom", "id", "parent", "fullkey", "path", "json", "root"];
+
 /** The dialect object for a translation. */
 export function dialectFor(options: ToSqlOptions): Dialect {
   const column = options.column ?? "doc";
+  // Inside the element searches these names are the searched rows' own columns.
+  const taken = options.dialect === "sqlite" ? SQLITE_RESERVED : POSTGRES_RESERVED;
+  if (taken.includes(column.toLowerCase())) throw new TypeError(`the JSON column cannot be named ${JSON.stringify(column)} for ${options.dialect}: rename it, or select it under another name`);
   if (options.dialect === "postgres") return postgres(column);
   if (options.dialect === "sqlite") {
     const fn = options.sqliteFunction ?? SQLITE_MATCHES_FUNCTION;
@@ -97,38 +105,49 @@ export function toSQLPredicates(filter: FilterSource, options: ToSqlOptions): { 
   return { u, l, e, params, exact: t.tight };
 }
 
+/** A name bound by an enclosing `any`/`all`: its type and SQL value (undefined: SQL cannot read it). */
+interface Bound {
+  readonly type: Type;
+  readonly ref: Ref | undefined;
+}
+type Scope = ReadonlyMap<string, Bound>;
+
 /** The three predicates of an expression over data of type `root`. */
 export function translateExpr(e: Expr, root: Type, d: Dialect): Triple {
   const patterns = new Map<string, Pattern>();
-  const go = (x: Expr): Triple => {
+  const go = (x: Expr, scope: Scope, depth: number): Triple => {
     switch (x.kind) {
       case "not":
-        return negate(go(x.operand));
+        return negate(go(x.operand, scope, depth));
       case "and":
-        return bounded(x.operands.map(go).reduceRight((rest, a) => both(a, rest)));
+        return bounded(x.operands.map((o) => go(o, scope, depth)).reduceRight((rest, a) => both(a, rest)));
       case "or":
-        return bounded(x.operands.map(go).reduceRight((rest, a) => either(a, rest)));
+        return bounded(x.operands.map((o) => go(o, scope, depth)).reduceRight((rest, a) => either(a, rest)));
       case "match":
-        return bounded(match(x, root, d, patterns));
+        return bounded(match(x, root, d, patterns, scope));
       case "collection":
-        return bounded(collection(x, root, d));
+        return bounded(collection(x, root, d, scope, depth, go));
     }
   };
-  return go(e);
+  return go(e, new Map(), 1);
 }
 
-function walkSelector(x: MatchExpr | CollectionExpr, root: Type, d: Dialect): Walk | undefined {
+/** Walks a selector from the datum, or from a bound name when its first step is one (any form). */
+function walkSelector(x: MatchExpr | CollectionExpr, root: Type, d: Dialect, scope: Scope): Walk | undefined {
+  const keys = x.selector.segments.map((s) => s.name);
   try {
-    return walkPath(root, { base: "column", steps: [] }, x.selector.segments.map((s) => s.name), d);
+    const bound = keys.length > 0 ? scope.get(keys[0]!) : undefined;
+    if (bound !== undefined) return bound.ref === undefined ? undefined : walkPath(bound.type, bound.ref, keys.slice(1), d, 1);
+    return walkPath(root, { base: "column", steps: [] }, keys, d);
   } catch (err) {
     if (err instanceof Untranslatable) return undefined;
     throw err;
   }
 }
 
-function match(x: MatchExpr, root: Type, d: Dialect, patterns: Map<string, Pattern>): Triple {
+function match(x: MatchExpr, root: Type, d: Dialect, patterns: Map<string, Pattern>, scope: Scope): Triple {
   const info = OPERATORS[x.op];
-  const walk = walkSelector(x, root, d);
+  const walk = walkSelector(x, root, d, scope);
   if (walk === undefined) return UNKNOWN;
   const text = x.value?.text ?? "";
   const lit = literalValue(text);
@@ -152,13 +171,19 @@ function match(x: MatchExpr, root: Type, d: Dialect, patterns: Map<string, Patte
 }
 
 /**
- * `any`/`all`: the body is not translated (it would need SQL over each element); what is known
- * without it: the walk's errors and fixed answers, non-collections fail, empty ones answer at once.
+ * `any`/`all`: the walk's errors and fixed answers; nil and non-collections answer at once; over a
+ * list or map the body's predicates are searched over the members (`EXISTS` over
+ * `jsonb_array_elements`/`jsonb_each`, `json_each`), where the engine can read the bound value:
+ *   any: u = ∃ u_body,          l = ∃ l_body ∧ ¬∃ e_body,  e = ∃ e_body
+ *   all: u = ¬∃ ¬u_body ∨ ∃ e_body,  l = ¬∃ ¬l_body,   e = ∃ e_body
+ * A bound index or key is not read in SQL (a match on it is UNKNOWN). Otherwise only empty
+ * collections are decided, and a non-empty one keeps the row.
  */
-function collection(x: CollectionExpr, root: Type, d: Dialect): Triple {
-  const walk = walkSelector(x, root, d);
+function collection(x: CollectionExpr, root: Type, d: Dialect, scope: Scope, depth: number, go: (e: Expr, scope: Scope, depth: number) => Triple): Triple {
+  const walk = walkSelector(x, root, d, scope);
   if (walk === undefined) return UNKNOWN;
   const any = x.quantifier === "any";
+  const clash = placeholderClash(x.binding, x.selector);
   const parts = [
     { when: walk.error, then: UNKNOWN },
     { when: walk.missing, then: constant(COLLECTION_MISSING[x.quantifier]) },
@@ -173,10 +198,15 @@ function collection(x: CollectionExpr, root: Type, d: Dialect): Triple {
       let then: Triple;
       if (typeof a.then !== "string") then = a.then;
       else {
-        const ref = a.cases[0]!.ref;
-        const empty = a.then === "list" ? d.isEmptyArray(ref) : d.isEmptyObject(ref);
-        // Over a non-empty collection the body decides (and may fail).
-        then = any ? { u: not(empty), l: FALSE, e: not(empty), tight: false } : { u: TRUE, l: empty, e: not(empty), tight: false };
+        const c = a.cases[0]!;
+        const kind = a.then as "list" | "map";
+        const searched = clash.both || clash.hidden ? undefined : members(x, c.type, c.ref, kind, d, scope, depth, go);
+        if (searched) then = searched;
+        else {
+          const empty = kind === "list" ? d.isEmptyArray(c.ref) : d.isEmptyObject(c.ref);
+          // Over a non-empty collection the body decides (and may fail).
+          then = any ? { u: not(empty), l: FALSE, e: not(empty), tight: false } : { u: TRUE, l: empty, e: not(empty), tight: false };
+        }
       }
       parts.push({ when: reachedAs(v, a), then });
     }
@@ -184,3 +214,30 @@ function collection(x: CollectionExpr, root: Type, d: Dialect): Triple {
   return cases(parts);
 }
 
+/** The body searched over the members of the collection at `ref`, or undefined. */
+function members(
+  x: CollectionExpr,
+  type: Type,
+  ref: Ref,
+  kind: "list" | "map",
+  d: Dialect,
+  scope: Scope,
+  depth: number,
+  go: (e: Expr, scope: Scope, depth: number) => Triple,
+): Triple | undefined {
+  if (!d.someMember) return undefined;
+  const alias = `c${depth}`;
+  const element: Bound = { type: elementType(type), ref: { base: "element", alias } };
+  const inner = new Map(scope);
+  for (const n of boundNames(x.binding)) {
+    const role = n.role === "default" ? (kind === "list" ? "value" : "index") : n.role;
+    inner.set(n.name, role === "value" ? element : { type: kind === "list" ? t.int : t.string, ref: undefined });
+  }
+  const body = go(x.body, inner, depth + 1);
+  const some = (pred: Cond) => d.someMember!(ref, kind, alias, pred);
+  const [su, sl, se, snu, snl] = [some(body.u), some(body.l), some(body.e), some(not(body.u)), some(not(body.l))];
+  if (su === undefined || sl === undefined || se === undefined || snu === undefined || snl === undefined) return undefined;
+  // Exact when the body is and cannot fail (then every search above has the same shape).
+  const tight = body.tight && se.k === "const" && !se.v;
+  return x.quantifier === "any" ? { u: su, l: and(sl, not(se)), e: se, tight } : { u: or(not(snu), se), l: not(snl), e: se, tight };
+}

@@ -1,4 +1,4 @@
 import { engineSuite } from "./suite.js";
 import { openPglite } from "./engines.js";
 
-engineSuite("PostgreSQL (PGlite)", openPglite, 50);
+engineSuite("PostgreSQL (PGlite)", openPglite, 100);

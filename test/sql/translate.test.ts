@@ -32,11 +32,18 @@ describe("toSQL", () => {
     expect(toSQL('Status == "running"', { dialect: "postgres" }).exact).toBe(false); // JSON: a missing key fails
   });
 
-  it("keeps every row where it cannot say more (unknownValue, any/all bodies)", () => {
+  it("keeps every row where it cannot say more (unknownValue, a bound key), searches bodies where it can", () => {
     expect(toSQL('a == "b"', { dialect: "postgres", unknownValue: "" }).where).toBe("TRUE");
-    const t = toSQL("any Datacenters as d { d == dc1 }", { dialect: "postgres", schema: schemas.job });
-    expect(t.exact).toBe(false);
-    expect(t.where).toContain("'[]'::jsonb"); // only empty lists are dropped
+    const body = toSQL("any Datacenters as d { d == dc1 }", { dialect: "postgres", schema: schemas.job });
+    expect(body.exact).toBe(true);
+    expect(body.where).toContain("jsonb_array_elements");
+    const deep = toSQL("all JobSummary.Summary as _, g { g.Running == 3 }", { dialect: "sqlite", schema: schemas.job });
+    expect(deep.where).toContain("json_each");
+    expect(deep.exact).toBe(false); // a nil JobSummary fails
+    // A map's key is not read in SQL: the body is unknown there.
+    expect(toSQL('any JobSummary.Summary as k { k == "web" }', { dialect: "postgres", schema: schemas.job }).exact).toBe(false);
+    // `as a, a` fails on a non-empty collection: only the walk and empty collections are decided.
+    expect(toSQL("any Datacenters as a, a { a == 1 }", { dialect: "postgres", schema: schemas.job }).where).toContain("'[]'::jsonb");
   });
 
   it("rejects unknown dialects and unsafe function names", () => {
