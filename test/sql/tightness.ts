@@ -32,6 +32,8 @@ export const TIGHT_QUERIES: readonly string[] = [
   'Multiregion is not nil or Priority == 100',
   'Type contains "sys" and Namespace != "default"',
   "CreateIndex == 77",
+  'any Datacenters as d { d == "dc3" }',
+  "all JobSummary.Summary as _, g { g.Queued == 0 }",
 ];
 
 export interface TightnessRow {
