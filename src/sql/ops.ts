@@ -31,15 +31,17 @@ export function operate(base: BaseOp, c: KindCase, lit: LiteralValue, pattern: P
   }
 }
 
-/** Equality of a number at `ref` with a converted literal of kind `kind`. */
-function numberEquals(ref: Ref, kind: "int" | "uint" | "float", v: bigint | number, d: Dialect): Triple {
+/**
+ * Equality of a number at `ref` with a converted literal: an integer (int, uint) compares exactly, a
+ * float (and an integer within ±2^53, which a double holds exactly) as the float64 reading of the data.
+ */
+function numberEquals(ref: Ref, v: bigint | number, d: Dialect): Triple {
   if (typeof v === "bigint") {
-    if (v < TWO_53 && v > -TWO_53) return numberEquals(ref, "float", Number(v), d);
+    if (v < TWO_53 && v > -TWO_53) return numberEquals(ref, Number(v), d);
     const t = d.bigIntEq(ref, v);
     return between(t.u, t.l);
   }
   if (Number.isNaN(v)) return constant(false);
-  void kind;
   const t = d.numEq(ref, v);
   return between(t.u, t.l);
 }
@@ -53,12 +55,12 @@ function equal(c: KindCase, lit: LiteralValue, d: Dialect): Triple {
     case "uint": {
       const v = lit[c.kind];
       if (isFailure(v)) return ERROR;
-      return c.zero ? constant(v === 0n) : numberEquals(c.ref, c.kind, v, d);
+      return c.zero ? constant(v === 0n) : numberEquals(c.ref, v, d);
     }
     case "float": {
       const v = lit.float;
       if (isFailure(v)) return ERROR;
-      return c.zero ? constant(v === 0) : numberEquals(c.ref, "float", v, d);
+      return c.zero ? constant(v === 0) : numberEquals(c.ref, v, d);
     }
     case "bool": {
       const v = lit.bool;
@@ -82,7 +84,7 @@ function typedElement(kind: Kind, lit: LiteralValue, d: Dialect): Triple | { u: 
     case "float": {
       const v = kind === "float" ? lit.float : lit[kind];
       if (isFailure(v)) return ERROR;
-      const t = numberEquals(ELEMENT, kind, v, d);
+      const t = numberEquals(ELEMENT, v, d);
       const zero = v === 0 || v === 0n ? not(d.typeIs(ELEMENT, ["number"])) : FALSE;
       return { u: or(t.u, zero), l: or(t.l, zero) };
     }
