@@ -122,12 +122,12 @@ function typedField<F>(key: string, base: BaseOp, type: Type, lit: LiteralValue,
     };
   }
   if (base === "in" && type.kind === "list" && concrete(type.elem).kind === "string") {
-    // A null element of a typed list of strings is "" once decoded, as in the reference.
+    // An element of a typed list of strings that is not a string (null) reads as "", as in the reference.
     const empty = text === "";
     return (d, f) => {
       if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
         const v = (d as Rec)[key];
-        return (Array.isArray(v) && (v.includes(text) || (empty && v.includes(null)))) !== negated;
+        return (Array.isArray(v) && (empty ? readsEmpty(v) : v.includes(text))) !== negated;
       }
       return general(d, f);
     };
@@ -203,8 +203,8 @@ export function typedTest(base: BaseOp, field: Type, lit: LiteralValue, e: Match
         return text === "" ? () => true : (v) => typeof v === "string" && v.includes(text);
       }
       if (field.kind === "list" && concrete(field.elem).kind === "string") {
-        // A null element of a typed list of strings is "" once decoded, as in the reference.
-        return text === "" ? (v) => Array.isArray(v) && (v.includes("") || v.includes(null)) : (v) => Array.isArray(v) && v.includes(text);
+        // An element of a typed list of strings that is not a string (null) reads as "", as in the reference.
+        return text === "" ? (v) => Array.isArray(v) && readsEmpty(v) : (v) => Array.isArray(v) && v.includes(text);
       }
       if (field.kind === "map") {
         const safe = !(text in OBJECT_PROTO);
@@ -287,4 +287,16 @@ export function fastMembership<F>(key: string, texts: readonly string[], typedSt
     }
     return general(d, f);
   };
+}
+
+/**
+ * True when an element of a typed list of strings reads as "": "" itself, or anything that is not a
+ * string (null, a hole, a number), which decodes to the zero value as in the reference.
+ */
+function readsEmpty(list: readonly unknown[]): boolean {
+  for (let i = 0; i < list.length; i++) {
+    const e = list[i];
+    if (typeof e !== "string" || e === "") return true;
+  }
+  return false;
 }
