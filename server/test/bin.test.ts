@@ -162,8 +162,10 @@ listener "tcp" {
     expect((await fetch(`http://127.0.0.1:${apiPort}/v1/jobs?per_page=1`)).status).toBe(200);
     const signalled = Date.now();
     bin.child.kill("SIGINT");
-    await new Promise((r) => setTimeout(r, 300));
-    expect((await fetch(`http://127.0.0.1:${opsPort}/health`)).status).toBe(503);
+    // The grace period starts when the signal arrives: /health turns 503 and stays so until the exit.
+    let health = 200;
+    for (let i = 0; i < 100 && health === 200; i++) health = (await fetch(`http://127.0.0.1:${opsPort}/health`)).status;
+    expect(health).toBe(503);
     expect((await fetch(`http://127.0.0.1:${apiPort}/v1/deployments?per_page=1`)).status).toBe(200);
     expect((await bin.exit).code).toBe(0);
     expect(Date.now() - signalled).toBeGreaterThanOrEqual(900);

@@ -51,8 +51,11 @@ describe("blocking queries", () => {
   it("answers as soon as a write moves the index, with the new data", async () => {
     const index = Number((await fetch(`${base}/v1/jobs`)).headers.get("x-svc-index"));
     const t = Date.now();
+    const before = server.state.waiting;
     const waiting = fetch(`${base}/v1/jobs?index=${index}&wait=20s`);
-    await new Promise((r) => setTimeout(r, 100));
+    // The write comes once the query waits (not before, when it would answer at once).
+    for (let i = 0; i < 500 && server.state.waiting === before; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(server.state.waiting).toBe(before + 1);
     await register("woken");
     const res = await waiting;
     expect(Date.now() - t).toBeLessThan(5000);
