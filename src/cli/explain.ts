@@ -37,8 +37,13 @@ export function astTree(ast: Ast, source: string): TreeNode {
       case "and":
       case "or":
         return { label: `${e.kind}  ${at(e.span.start)}`, children: e.operands.map(node) };
-      case "not":
-        return { label: `not  ${at(e.span.start)}`, children: [node(e.operand)] };
+      case "not": {
+        // A run of nots is one node (runs may be 45,000 long).
+        let x: Expr = e;
+        let n = 0;
+        for (; x.kind === "not"; x = x.operand) n++;
+        return { label: `${n === 1 ? "not" : `not ×${n}`}  ${at(e.span.start)}`, children: [node(x)] };
+      }
       case "match":
         return {
           label: `match ${e.op}  ${at(e.span.start)}`,

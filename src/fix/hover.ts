@@ -64,8 +64,11 @@ function findSelector(e: Expr, offset: number, schema: Schema | undefined, scope
   switch (e.kind) {
     case "match":
       return within(e.selector.span, offset) ? { selector: e.selector, scope } : undefined;
-    case "not":
-      return findSelector(e.operand, offset, schema, scope);
+    case "not": {
+      let x: Expr = e;
+      while (x.kind === "not") x = x.operand; // no recursion per not: runs may be 45,000 long
+      return findSelector(x, offset, schema, scope);
+    }
     case "and":
     case "or":
       for (const o of e.operands) {

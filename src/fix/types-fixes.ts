@@ -53,8 +53,11 @@ function matchAt(e: Expr, offset: number): MatchExpr | undefined {
   switch (e.kind) {
     case "match":
       return e;
-    case "not":
-      return matchAt(e.operand, offset);
+    case "not": {
+      let x: Expr = e;
+      while (x.kind === "not") x = x.operand; // no recursion per not: runs may be 45,000 long
+      return matchAt(x, offset);
+    }
     case "collection":
       return matchAt(e.body, offset);
     case "and":

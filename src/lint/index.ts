@@ -39,9 +39,13 @@ export function lint(ast: Ast, source: string, schema: Schema | undefined): Warn
         visit(e.body, bind(scope, e.binding, r.type), guards, "body");
         return;
       }
-      case "not":
-        visit(e.operand, scope, guards, "not");
+      case "not": {
+        // A run of nots is one step (runs may be 45,000 long: no recursion per not).
+        let x: Expr = e;
+        while (x.kind === "not") x = x.operand;
+        visit(x, scope, guards, "not");
         return;
+      }
       case "and":
       case "or": {
         const inForce = new Set(guards);
@@ -82,8 +86,11 @@ function selectorRoots(ast: Ast): Set<string> {
       case "collection":
         add(e.selector);
         return visit(e.body);
-      case "not":
-        return visit(e.operand);
+      case "not": {
+        let x: Expr = e;
+        while (x.kind === "not") x = x.operand;
+        return visit(x);
+      }
       case "and":
       case "or":
         e.operands.forEach(visit);

@@ -45,4 +45,12 @@ describe("filter-check --explain", () => {
     expect(ok!.plan).toEqual({ label: "not (Stop == true)   [equal on bool, cannot fail]", cost: 1, infallible: true, children: [] });
     expect(bad).toMatchObject({ valid: false, ast: { kind: "match" }, plan: null });
   });
+  it("checks, warns about and draws 45,000 nots (the reference accepts them) as one run", async () => {
+    const text = `${"not ".repeat(45_000)}a.b == 1`;
+    const r = await run(["--explain", text]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("not ×45000  @1:1");
+    expect(r.stdout.split("\n").length).toBeLessThan(40);
+  });
 });

@@ -85,6 +85,15 @@ describe("diagnose: fixes", () => {
   });
 });
 
+describe("long runs of not (the reference accepts 45,000)", () => {
+  it("diagnose, its fixes and selectorAt stay off the stack", () => {
+    const text = `${"not ".repeat(45_000)}JobSummary.Summary.web.Running == 1`;
+    const found = diagnose(text, { schema: schemas.job });
+    expect(found.map((d) => d.code)).toContain("missing-key-error");
+    expect(selectorAt(text, text.length - 10, { schema: schemas.job })).toMatchObject({ text: "JobSummary.Summary.web.Running", type: "signed integer" });
+  });
+});
+
 describe("selectorAt", () => {
   it("gives the type of the selector under a position, bound names included", () => {
     const text = 'JobSummary.Summary contains "web" or any Datacenters as d { d == "dc1" }';
