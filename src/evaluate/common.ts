@@ -3,7 +3,7 @@
  * texts, bound names of collection expressions, and the error of a failed walk.
  */
 import type { Binding, Selector } from "../syntax/ast.js";
-import { selectorSource } from "../syntax/parser.js";
+import { selectorSource } from "../syntax/print.js";
 import type { FilterEvaluationError } from "../errors.js";
 import { evalError, stepError, type Site } from "../semantics/operators.js";
 import type { StepFailure, WalkErrorReporter } from "../semantics/select.js";

@@ -13,7 +13,7 @@
  * - regular expressions are compiled once, with exact fast paths (`regex.ts`).
  */
 import type { CollectionExpr, Expr, MatchExpr } from "../syntax/ast.js";
-import { selectorSource } from "../syntax/parser.js";
+import { selectorSource } from "../syntax/print.js";
 import {
   COLLECTION_MISSING,
   OPERATORS,
@@ -32,7 +32,7 @@ import { charge, iterationSteps, levelMatches, type EvaluationBudget } from "./b
 import { bothPlaceholderError, boundNames, hiddenPlaceholderError, placeholderClash, selectorKeys, selectorPrefix, walkReporter, type EvaluateOptions } from "./common.js";
 import { SLOW, dynamicTest, fastMatch, fastMembership, typedTest } from "./fast.js";
 import { interpret } from "./interpret.js";
-import { compilePattern } from "./regex.js";
+import { compilePattern } from "../semantics/regex.js";
 
 /** Values bound by collection expressions, by slot (allocated by the outermost collection). */
 type Frame = Typed[];

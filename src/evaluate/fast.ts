@@ -9,7 +9,7 @@ import { OPERATORS, type BaseOp, type LiteralValue } from "../semantics/operator
 import type { Type } from "../semantics/schema.js";
 import { concrete, staticPath } from "../semantics/select.js";
 import { isFailure } from "../semantics/values.js";
-import { compilePattern } from "./regex.js";
+import { compilePattern } from "../semantics/regex.js";
 
 /** A compiled predicate over the raw datum (the frame is passed through to the general closure). */
 export type RawPredicate<F> = (datum: unknown, frame?: F) => boolean;

@@ -3,7 +3,7 @@
  * clarity over speed; the compiler must agree with it on every answer and every error class.
  */
 import type { AndExpr, CollectionExpr, Expr, Literal, MatchExpr, OrExpr } from "../syntax/ast.js";
-import { selectorSource } from "../syntax/parser.js";
+import { selectorSource } from "../syntax/print.js";
 import {
   COLLECTION_MISSING,
   OPERATORS,
@@ -18,7 +18,7 @@ import { ANY, type Type } from "../semantics/schema.js";
 import { MISSING, elementType, kindOf, typed, walk, type Typed } from "../semantics/select.js";
 import { charge, iterationSteps, levelMatches, type EvaluationBudget } from "./budget.js";
 import { bothPlaceholderError, boundNames, hiddenPlaceholderError, placeholderClash, selectorKeys, walkReporter, type EvaluateOptions } from "./common.js";
-import { compilePattern, type Pattern } from "./regex.js";
+import { compilePattern, type Pattern } from "../semantics/regex.js";
 
 /** Names bound by enclosing collection expressions, innermost first. */
 interface Scope {

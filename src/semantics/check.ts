@@ -9,8 +9,8 @@
  */
 import { FilterTypeError, type Span } from "../errors.js";
 import type { CollectionExpr, Expr, MatchExpr, Selector } from "../syntax/ast.js";
-import { selectorSource } from "../syntax/parser.js";
-import { compilePattern } from "../evaluate/regex.js";
+import { selectorSource } from "../syntax/print.js";
+import { compilePattern } from "./regex.js";
 import { OPERATORS, literalValue } from "./operators.js";
 import { fieldOf, typeName, type Type } from "./schema.js";
 import { concrete } from "./select.js";

@@ -4,7 +4,7 @@
  * four base operations lives here too, shared by the interpreter and the compiler.
  */
 import { FilterEvaluationError, type EvaluationErrorCode, type Span } from "../errors.js";
-import type { Pattern } from "../evaluate/regex.js";
+import type { Pattern } from "./regex.js";
 import type { MatchOp } from "../syntax/ast.js";
 import { bytesInclude, hasRawBytes } from "../syntax/strings.js";
 import { typeName, type Type } from "./schema.js";

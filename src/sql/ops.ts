@@ -3,7 +3,7 @@
  * that of `semantics/operators.ts`: the same literal conversions (computed here, at translation
  * time, with the package's converters), the same errors by kind, the same zero values.
  */
-import type { Pattern } from "../evaluate/regex.js";
+import type { Pattern } from "../semantics/regex.js";
 import type { BaseOp, LiteralValue } from "../semantics/operators.js";
 import { concrete, type Kind } from "../semantics/select.js";
 import { isFailure } from "../semantics/values.js";

@@ -11,7 +11,7 @@
  * registerSqliteFunctions(db);
  * ```
  */
-import { compilePattern, type Pattern } from "../evaluate/regex.js";
+import { compilePattern, type Pattern } from "../semantics/regex.js";
 import { SQLITE_MATCHES_FUNCTION } from "./translate.js";
 
 const cache = new Map<string, Pattern>();

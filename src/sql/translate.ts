@@ -3,7 +3,7 @@
  * may accept or fail on (docs/sql.md). SQL narrows, the compiled filter decides: the rows it selects
  * are re-checked in-process unless the translation is exact.
  */
-import { compilePattern, type Pattern } from "../evaluate/regex.js";
+import { compilePattern, type Pattern } from "../semantics/regex.js";
 import { COLLECTION_MISSING, literalValue, OPERATORS } from "../semantics/operators.js";
 import { ANY, t, type Schema, type Type } from "../semantics/schema.js";
 import { elementType } from "../semantics/select.js";

@@ -19,6 +19,7 @@ import type { Binding, Expr, Literal, MatchExpr, MatchOp, Segment, Selector, Spa
 import { pointerPath } from "./pointer.js";
 import { unquote } from "./strings.js";
 import * as T from "./tokens.js";
+import { selectorSource } from "./print.js";
 
 /** Limits enforced while parsing (see `ParseOptions`). */
 export interface ParserLimits {
@@ -775,13 +776,3 @@ export function wordLiteral(s: Selector): Literal {
   return { kind: "literal", type: "word", raw: selectorSource(s), text: s.segments.map((x) => x.name).join("."), span: s.span };
 }
 
-/** The canonical source text of a selector. */
-export function selectorSource(s: Selector): string {
-  if (s.form === "pointer") return s.raw;
-  let out = "";
-  s.segments.forEach((seg, i) => {
-    if (seg.kind === "key") out += `[${seg.raw}]`;
-    else out += i === 0 ? seg.name : `.${seg.name}`;
-  });
-  return out;
-}

@@ -3,8 +3,7 @@
  * parentheses only where the grammar needs them. `parse(print(ast))` equals `ast` up to spans, and
  * printing is idempotent.
  */
-import type { Binding, Expr, Literal, MatchExpr } from "./ast.js";
-import { selectorSource } from "./parser.js";
+import type { Binding, Expr, Literal, MatchExpr, Selector } from "./ast.js";
 
 /**
  * Prints an expression as canonical filter text. Works with an explicit stack, so no nesting depth
@@ -87,4 +86,15 @@ export function printBinding(b: Binding): string {
     case "index-value":
       return `${b.index}, ${b.value}`;
   }
+}
+
+/** The canonical source text of a selector. */
+export function selectorSource(s: Selector): string {
+  if (s.form === "pointer") return s.raw;
+  let out = "";
+  s.segments.forEach((seg, i) => {
+    if (seg.kind === "key") out += `[${seg.raw}]`;
+    else out += i === 0 ? seg.name : `.${seg.name}`;
+  });
+  return out;
 }

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { RE2JS } from "re2js";
 import { describe, expect, it } from "vitest";
-import { compilePattern } from "../../src/evaluate/regex.js";
+import { compilePattern } from "../../src/semantics/regex.js";
 
 /** Patterns of the shapes the fast paths take: literals and anchored simple patterns. */
 const atom = fc.constantFrom("a", "b", "w", "-", "0", "9", "\\d", "[0-9]", "[a-c]", "[^0-9]", "\\.", "x", " ", "é");
