@@ -208,6 +208,9 @@ async function main(): Promise<void> {
       console.log(`| ${m.name} | \`${filter.replaceAll("|", "\\|")}\` | ${m.items} | ${m.p50} / ${m.p99} (${m.done}) | ${p.p50} / ${p.p99} (${p.done}) |`);
     });
     console.log(`| resident memory after the runs | | | ${memoryRss} MiB | ${postgresRss} MiB |`);
+  } catch (e) {
+    if (cluster !== undefined) console.error(`PostgreSQL log:\n${cluster.logTail()}`);
+    throw e;
   } finally {
     await cluster?.stop();
     rmSync(dir, { recursive: true, force: true });

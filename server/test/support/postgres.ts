@@ -4,7 +4,7 @@
  * tests run as root in CI) the cluster runs as the `postgres` system user, since initdb refuses root.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +12,8 @@ import pg from "pg";
 
 export interface PostgresCluster {
   port: number;
+  /** The last lines of the server's log (for a failure's message). */
+  logTail(lines?: number): string;
   /** A new, empty database; its URL. */
   createDatabase(name: string): Promise<string>;
   stop(): Promise<void>;
@@ -68,6 +70,13 @@ export async function startPostgres(): Promise<PostgresCluster> {
   let stopped = false;
   return {
     port,
+    logTail(lines = 30): string {
+      try {
+        return readFileSync(join(dir, "log"), "utf8").split("\n").slice(-lines).join("\n");
+      } catch {
+        return "";
+      }
+    },
     async createDatabase(name: string): Promise<string> {
       const client = new pg.Client({ host: "127.0.0.1", port, user: "postgres", database: "postgres" });
       await client.connect();

@@ -64,6 +64,9 @@ export class PostgresStore implements SchedulerStore {
   static async open(url: string, initial: () => Snapshot, log: Log, poolSize = 10, applies?: unknown): Promise<PostgresStore> {
     const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 10_000 });
     pool.on("error", (e) => log("idle database connection failed", { error: describe(e) }));
+    // A connection lost while checked out fails its query (the request answers 500); its client's
+    // 'error' event must not end the process.
+    pool.on("connect", (client) => client.on("error", (e) => log("database connection lost", { error: describe(e) })));
     const store = new PostgresStore(pool, url, log);
     try {
       const client = await pool.connect();
