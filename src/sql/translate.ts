@@ -84,10 +84,26 @@ export function dialectFor(options: ToSqlOptions): Dialect {
 export function toSQL(filter: FilterSource, options: ToSqlOptions): SqlTranslation {
   const { ast, schema } = typeof filter === "string" ? { ast: parse(filter), schema: options.schema } : filter;
   const d = dialectFor(options);
-  const t = "unknownValue" in options ? UNKNOWN : translateExpr(ast, schema ?? ANY, d);
-  const params: unknown[] = new Array<unknown>(options.paramOffset ?? 0);
-  const { sql } = render(t.u, d.placeholders, params);
-  return { where: sql, params: params.slice(options.paramOffset ?? 0), exact: t.tight, dialect: d.name };
+  const offset = options.paramOffset ?? 0;
+  return shallow(
+    () => {
+      const t = "unknownValue" in options ? UNKNOWN : translateExpr(ast, schema ?? ANY, d);
+      const params: unknown[] = new Array<unknown>(offset);
+      const { sql } = render(t.u, d.placeholders, params);
+      return { where: sql, params: params.slice(offset), exact: t.tight, dialect: d.name };
+    },
+    () => ({ where: "TRUE", params: [], exact: false, dialect: d.name }),
+  );
+}
+
+/** Runs `f`; an expression nested too deeply for the stack translates to the fallback instead. */
+function shallow<T>(f: () => T, fallback: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof RangeError) return fallback();
+    throw e;
+  }
 }
 
 /**
@@ -97,12 +113,17 @@ export function toSQL(filter: FilterSource, options: ToSqlOptions): SqlTranslati
 export function toSQLPredicates(filter: FilterSource, options: ToSqlOptions): { u: string; l: string; e: string; params: unknown[]; exact: boolean } {
   const { ast, schema } = typeof filter === "string" ? { ast: parse(filter), schema: options.schema } : filter;
   const d = dialectFor(options);
-  const t = "unknownValue" in options ? UNKNOWN : translateExpr(ast, schema ?? ANY, d);
-  const params: unknown[] = [];
-  const u = render(t.u, d.placeholders, params).sql;
-  const l = render(t.l, d.placeholders, params).sql;
-  const e = render(t.e, d.placeholders, params).sql;
-  return { u, l, e, params, exact: t.tight };
+  return shallow(
+    () => {
+      const t = "unknownValue" in options ? UNKNOWN : translateExpr(ast, schema ?? ANY, d);
+      const params: unknown[] = [];
+      const u = render(t.u, d.placeholders, params).sql;
+      const l = render(t.l, d.placeholders, params).sql;
+      const e = render(t.e, d.placeholders, params).sql;
+      return { u, l, e, params, exact: t.tight };
+    },
+    () => ({ u: "TRUE", l: "FALSE", e: "TRUE", params: [], exact: false }),
+  );
 }
 
 /** A name bound by an enclosing `any`/`all`: its type and SQL value (undefined: SQL cannot read it). */
@@ -117,8 +138,14 @@ export function translateExpr(e: Expr, root: Type, d: Dialect): Triple {
   const patterns = new Map<string, Pattern>();
   const go = (x: Expr, scope: Scope, depth: number): Triple => {
     switch (x.kind) {
-      case "not":
-        return negate(go(x.operand, scope, depth));
+      case "not": {
+        // Runs of `not` (the reference accepts tens of thousands) fold without recursion.
+        let inner: Expr = x.operand;
+        let odd = true;
+        while (inner.kind === "not") [inner, odd] = [inner.operand, !odd];
+        const t = go(inner, scope, depth);
+        return odd ? negate(t) : t;
+      }
       case "and":
         return bounded(x.operands.map((o) => go(o, scope, depth)).reduceRight((rest, a) => both(a, rest)));
       case "or":

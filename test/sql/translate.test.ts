@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compile, schemas, sqliteMatches, toSQL } from "../../src/index.js";
+import { compile, parse, schemas, sqliteMatches, toSQL } from "../../src/index.js";
 import { literalPrefix } from "../../src/sql/ops.js";
 import { toSQLPredicates } from "../../src/sql/translate.js";
 import { run } from "../cli/helpers.js";
@@ -44,6 +44,15 @@ describe("toSQL", () => {
     expect(toSQL('any JobSummary.Summary as k { k == "web" }', { dialect: "postgres", schema: schemas.job }).exact).toBe(false);
     // `as a, a` fails on a non-empty collection: only the walk and empty collections are decided.
     expect(toSQL("any Datacenters as a, a { a == 1 }", { dialect: "postgres", schema: schemas.job }).where).toContain("'[]'::jsonb");
+  });
+
+  it("stays off the stack: long runs of not fold, deeper nesting keeps every row", () => {
+    const nots = toSQL(`${"not ".repeat(45_001)}Status == "dead"`, { dialect: "postgres", schema: schemas.job });
+    expect(nots.exact).toBe(true);
+    expect(nots.where).toMatch(/^NOT /);
+    const deep = `${"(a == 1 or ".repeat(3000)}b == 2${")".repeat(3000)}`;
+    const t = toSQL({ ast: parse(deep, { maxExpressions: Infinity }), schema: undefined }, { dialect: "sqlite" });
+    expect(t.where.length).toBeGreaterThan(0); // translated, or TRUE when the stack runs out
   });
 
   it("rejects unknown dialects and unsafe function names", () => {
