@@ -31,6 +31,12 @@ export interface FilterPageOptions<T> {
   table: string;
   /** The JSON column (NOT NULL). Default `doc`. */
   column?: string;
+  /**
+   * The column the items are read from (JSON text, decoded with `parseJson` and re-checked), when it is
+   * not the JSON column the condition reads: e.g. the document exactly as it was written, beside its
+   * `jsonb` copy. Default: the JSON column.
+   */
+  read?: string;
   /** The unique text key the list is ordered by, bytewise (`COLLATE "C"` on PostgreSQL). Default `id`. */
   key?: string;
   /** Start at the first item whose key is ≥ this (≤ in reverse); "" or absent: from the start. */
@@ -80,7 +86,8 @@ export async function filterPage<T = unknown>(options: FilterPageOptions<T>): Pr
   const want = perPage === 0 ? Infinity : perPage + 1;
   const ordered = pg ? `${key} COLLATE "C"` : key;
   const dir = options.reverse ? "DESC" : "ASC";
-  const select = pg ? `SELECT ${key}::text AS k, ${quoteIdent(column)}::text AS d` : `SELECT ${key} AS k, ${quoteIdent(column)} AS d`;
+  const read = quoteIdent(options.read ?? column);
+  const select = pg ? `SELECT ${key}::text AS k, ${read}::text AS d` : `SELECT ${key} AS k, ${read} AS d`;
 
   const items: T[] = [];
   const keys: string[] = [];
