@@ -140,11 +140,12 @@ async function measure(api: string): Promise<Row[]> {
     const items = ((await sample.json()) as unknown[]).length;
     // The server shares one computed answer among requests for the same page of the same state: vary
     // the request without changing its page (trailing spaces in the filter, a next_token below every
-    // token), over more variants than the answer cache holds, so that every request reads the store.
+    // token), over more variants than the answer cache holds and none the sample's, so that every
+    // request reads the store.
     const variants = Array.from({ length: 64 }, (_, k) =>
       filter === undefined
         ? `/v1/jobs?namespace=*&per_page=100&next_token=${"!".repeat(k + 1)}`
-        : `/v1/jobs?namespace=*&per_page=100&filter=${encodeURIComponent(filter + " ".repeat(k))}`,
+        : `/v1/jobs?namespace=*&per_page=100&filter=${encodeURIComponent(filter + " ".repeat(k + 1))}`,
     );
     let turn = 0;
     const result = await autocannon({
