@@ -16,27 +16,21 @@
  *   - read everything: every row read and filtered, then the page cut (a naive server).
  * Each query is checked first: the three give the same page.
  *
- * Needs the `pg` driver: from the project's node_modules, or from the directory named by
- * PG_MODULE_DIR (e.g. `npm install --prefix /tmp/pgdriver pg`, then PG_MODULE_DIR=/tmp/pgdriver).
- * PostgreSQL's binaries: PG_BIN (default: the directory of `initdb` on PATH, else
+ * The driver is `pg` (a devDependency). PostgreSQL's binaries: PG_BIN (default: the directory of `initdb` on PATH, else
  * /usr/lib/postgresql/15/bin). As root, the server runs as the `postgres` user.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
+import pg from "pg";
 import { compile, filterPage, parseJson, schemas, type Filter } from "../src/index.js";
 import { generateJobs } from "./jobs.js";
 import { QUERIES } from "./queries.js";
 
 type Row = Record<string, unknown>;
-interface PgClient {
-  connect(): Promise<void>;
-  query(sql: string, params?: unknown[]): Promise<{ rows: Row[] }>;
-  end(): Promise<void>;
-}
+type PgClient = pg.Client;
 
 const args = process.argv.slice(2);
 const sizes = args.includes("--rows") ? [Number(args[args.indexOf("--rows") + 1])] : [100_000, 1_000_000];
@@ -48,18 +42,6 @@ const SELECTIVE = [
   { id: "S1", label: "1 % (ParentID, 5 values)", expression: 'ParentID == "parent-3" or ParentID == "parent-4" or ParentID == "parent-5" or ParentID == "parent-6" or ParentID == "parent-7"' },
   { id: "S2", label: "1.6 % (3 fields)", expression: 'Status == "dead" and Type == "batch" and Namespace == "prod"' },
 ];
-
-function loadPg(): new (config: object) => PgClient {
-  const roots = [join(process.cwd(), "package.json"), ...(process.env.PG_MODULE_DIR ? [join(process.env.PG_MODULE_DIR, "package.json")] : [])];
-  for (const root of roots) {
-    try {
-      return (createRequire(root)("pg") as { Client: new (config: object) => PgClient }).Client;
-    } catch {
-      // try the next place
-    }
-  }
-  throw new Error("the pg driver is needed: npm install --prefix /tmp/pgdriver pg, then PG_MODULE_DIR=/tmp/pgdriver");
-}
 
 function pgBin(): string {
   if (process.env.PG_BIN) return process.env.PG_BIN;
@@ -201,7 +183,7 @@ async function time(reps: number, f: () => Promise<unknown>): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const Client = loadPg();
+  const { Client } = pg;
   const cluster = await startCluster();
   const client = new Client({ host: "127.0.0.1", port: cluster.port, user: "bench", database: "postgres" });
   const lines: string[] = [];
