@@ -54,12 +54,14 @@ describe.concurrent("several servers on one database", () => {
       expect(Number(woken.headers.get("x-svc-index"))).toBe(put.Index);
       expect(((await woken.json()) as { ID: string }[]).map((j) => j.ID)).toContain("from-a");
 
-      // Writes through both, reads on both: each server's answers never show a smaller index, and a
-      // read after a server acknowledged a write shows at least that write's index.
-      const seen = { a: 0, b: 0 };
+      // Writes through both, reads on both: a read that starts after another answered never shows a
+      // smaller index (each writer's reads are in sequence; the two writers' run concurrently, so
+      // their answers may arrive in any order), and a read after a server acknowledged a write shows
+      // at least that write's index.
       const servers = { a, b };
       await Promise.all(
         (["a", "b"] as const).map(async (name) => {
+          const seen = { a: 0, b: 0 };
           for (let i = 0; i < 8; i++) {
             const ack = (await (await register(servers[name], `${name}-${i}`)).json()) as { Index: number };
             for (const other of ["a", "b"] as const) {
