@@ -16,23 +16,28 @@ import type { CollectionExpr, Expr, MatchExpr } from "../syntax/ast.js";
 import { selectorSource } from "../syntax/print.js";
 import {
   COLLECTION_MISSING,
+  OPERATIONS,
   OPERATORS,
-  applyOperator,
   describeKind,
+  dispatchTest,
   evalError,
   literalValue,
   stepError,
+  staticTest,
+  type BaseOp,
   type LiteralValue,
-  type OperatorInfo,
   type Site,
+  type StaticTest,
+  type Test,
+  type TestInput,
 } from "../semantics/operators.js";
 import { fieldOf, type Type } from "../semantics/schema.js";
 import { MISSING, concrete, elementType, isObject, kindOf, staticPath, step, typed, walk, type Typed } from "../semantics/select.js";
 import { charge, iterationSteps, levelMatches, type EvaluationBudget } from "./budget.js";
 import { bothPlaceholderError, boundNames, hiddenPlaceholderError, placeholderClash, selectorKeys, selectorPrefix, walkReporter, type EvaluateOptions } from "./common.js";
-import { SLOW, dynamicTest, fastMatch, fastMembership, typedTest } from "./fast.js";
+import { fastMatch, fastMembership } from "./fast.js";
 import { interpret } from "./interpret.js";
-import { compilePattern } from "../semantics/regex.js";
+import { compilePattern, type Pattern } from "../semantics/regex.js";
 
 /** Values bound by collection expressions, by slot (allocated by the outermost collection). */
 type Frame = Typed[];
@@ -488,9 +493,6 @@ function chain(steps: StepFn[]): Reader {
 // ---------------------------------------------------------------------------------------------
 // Matches
 
-/** A test of a typed value: true/false, or throws. */
-type Test = (v: unknown) => boolean;
-
 function compileMatch(e: MatchExpr, env: Env, negate: boolean): Compiled {
   const info = OPERATORS[e.op];
   const negated = info.negated !== negate;
@@ -498,8 +500,11 @@ function compileMatch(e: MatchExpr, env: Env, negate: boolean): Compiled {
   const site: Site = { source: env.source, span: e.span, selector: selectorSource(e.selector), op: e.op };
   const sel = compileSelector(e, env);
   const lit = literalValue(e.value?.text ?? "");
-  if (sel.dynamic) return dynamicMatch(e, sel.read, info.base, negated, missing, site, lit);
-  const { test, infallible, cost } = operatorTest(info.base, sel.type, site, lit, e);
+  const pattern = info.base === "matches" ? compilePattern(e.value!.text) : undefined;
+  if (sel.dynamic) return dynamicMatch(e, sel.read, info.base, negated, missing, site, lit, pattern);
+  const m: TestInput = { site, type: sel.type, lit, pattern };
+  const known = staticTest(info.base, m);
+  const { test, infallible, cost } = operatorTest(info.base, m, known);
   const read = sel.read;
   const plan = planNode(
     () => `${negate ? `not (${matchText(e)})` : matchText(e)}   [${info.base} on ${typeLabel(sel.type)}${infallible && sel.infallible ? ", cannot fail" : ""}]`,
@@ -522,20 +527,22 @@ function compileMatch(e: MatchExpr, env: Env, negate: boolean): Compiled {
     };
   }
   const bound = findBound(env, e.selector.segments[0]!.name) !== undefined;
-  if (!bound && !("unknownValue" in env.options)) run = fastMatch(e, env.root, negate, lit, run) ?? run;
+  if (!bound && !("unknownValue" in env.options)) run = fastMatch(e, env.root, negate, m, known, run) ?? run;
   return { run, plan };
 }
 
 /** A match whose operand's type is known only at run time (a bound name of a dynamic collection). */
-function dynamicMatch(e: MatchExpr, read: Reader, base: OperatorInfo["base"], negated: boolean, missing: boolean, site: Site, lit: LiteralValue): Compiled {
-  const pattern = base === "matches" ? compilePattern(e.value!.text) : undefined;
-  const test = (r: Typed): boolean => applyOperator(base, site, r.type, r.value, lit, pattern);
+function dynamicMatch(e: MatchExpr, read: Reader, base: BaseOp, negated: boolean, missing: boolean, site: Site, lit: LiteralValue, pattern: Pattern | undefined): Compiled {
+  // The bound values of one collection share a type: the dispatching test is rebuilt only when it changes.
+  let lastType: Type | undefined;
+  let test: Test = () => false;
   const run: Predicate = (d, f) => {
     const r = read(d, f) as Typed | typeof MISSING;
     if (r === MISSING) return missing;
-    return negated ? !test(r) : test(r);
+    if (r.type !== lastType) test = dispatchTest(base, { site, type: (lastType = r.type), lit, pattern });
+    return test(r.value) !== negated;
   };
-  return { run, plan: planNode(() => `${matchText(e)}   [${base} on a bound value]`, 3, false, []) };
+  return { run, plan: planNode(() => `${matchText(e)}   [${base} on a bound value]`, OPERATIONS[base].cost, false, []) };
 }
 
 function matchText(e: MatchExpr): string {
@@ -557,42 +564,13 @@ interface OperatorPlan {
 }
 
 /**
- * The test of an operator on a value of static type `type`: the never-failing tests of `fast.ts` where
- * the type allows (the checks they drop cannot fail), else the operator's general semantics, with the
- * fast tests of plain JSON in front of it for `any` values.
+ * The test of an operator on a value of static type `m.type`, from the operator table: the entry's
+ * test built once (`known`, from `staticTest`) when every kind the type allows is accepted and cannot fail, else a test that
+ * dispatches on the value's kind (each kind's test built on first use).
  */
-function operatorTest(base: OperatorInfo["base"], type: Type, site: Site, lit: LiteralValue, e: MatchExpr): OperatorPlan {
-  const c = concrete(type);
-  const known = type.kind === "pointer" ? undefined : typedTest(base, type, lit, e);
-  if (known) return { test: known, infallible: true, cost: base === "in" && c.kind === "list" ? 4 : COST[base] };
-  const general = generalTest(base, type, site, lit, e);
-  const cost = base === "equal" ? 2 : base === "in" ? 5 : COST[base];
-  const dynamic = c.kind === "any" ? dynamicTest(base, lit, e) : undefined;
-  if (dynamic) {
-    return {
-      test: (v) => {
-        const r = dynamic(v);
-        return r === SLOW ? general(v) : r;
-      },
-      infallible: false,
-      cost,
-    };
-  }
-  // Emptiness of a map and nil-ness of what may be nil cannot fail either.
-  const nullable = type.kind === "pointer";
-  const infallible =
-    (base === "empty" && !nullable && (c.kind === "string" || c.kind === "list" || c.kind === "map")) ||
-    (base === "nil" && (nullable || c.kind === "list" || c.kind === "map" || c.kind === "record"));
-  return { test: general, infallible, cost };
-}
-
-/** Relative costs of the operators' tests, for ordering operands that cannot fail. */
-const COST: Readonly<Record<OperatorInfo["base"], number>> = { equal: 1, in: 2, empty: 2, nil: 1, matches: 10 };
-
-/** The operator's semantics as the interpreter runs them (`semantics/operators.ts`). */
-function generalTest(base: OperatorInfo["base"], type: Type, site: Site, lit: LiteralValue, e: MatchExpr): Test {
-  const pattern = base === "matches" ? compilePattern(e.value!.text) : undefined;
-  return (v) => applyOperator(base, site, type, v, lit, pattern);
+function operatorTest(base: BaseOp, m: TestInput, known: StaticTest | undefined): OperatorPlan {
+  if (known) return { test: known.test, infallible: true, cost: known.cost };
+  return { test: dispatchTest(base, m), infallible: false, cost: OPERATIONS[base].cost };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,11 +5,10 @@
  * closure the fast path was built on, so answers and errors stay identical.
  */
 import type { MatchExpr } from "../syntax/ast.js";
-import { OPERATORS, type BaseOp, type LiteralValue } from "../semantics/operators.js";
+import { OPERATORS, dispatchTest, readsEmpty, staticTest, type BaseOp, type LiteralValue, type StaticTest, type TestInput } from "../semantics/operators.js";
 import type { Type } from "../semantics/schema.js";
-import { concrete, staticPath } from "../semantics/select.js";
+import { staticPath } from "../semantics/select.js";
 import { isFailure } from "../semantics/values.js";
-import { compilePattern } from "../semantics/regex.js";
 
 /** A compiled predicate over the raw datum (the frame is passed through to the general closure). */
 export type RawPredicate<F> = (datum: unknown, frame?: F) => boolean;
@@ -18,9 +17,6 @@ const OBJECT_PROTO = Object.prototype;
 
 /** A value test for one field. */
 type FieldTest = (v: unknown) => boolean;
-
-/** Returned by a dynamic test for values it does not handle: the general closure decides. */
-export const SLOW = 2 as unknown as boolean;
 
 /**
  * A datum is *plain* when it is an object whose prototype is `Object.prototype`: reading a key that
@@ -36,9 +32,17 @@ type Rec = Record<string, unknown>;
 /**
  * The fused predicate for `e` when its selector is one top-level key (not bound by a collection) and
  * its operator has a fast test for the field's static type (`root` is the schema's record) or for the
- * value's kind (`root` is `any`). Returns undefined when no fast path applies.
+ * value's kind (`root` is `any`). `m` is the match's test input for its operand's static type, and
+ * `known` the table's infallible test for it, if any. Returns undefined when no fast path applies.
  */
-export function fastMatch<F>(e: MatchExpr, root: Type, negate: boolean, lit: LiteralValue, general: RawPredicate<F>): RawPredicate<F> | undefined {
+export function fastMatch<F>(
+  e: MatchExpr,
+  root: Type,
+  negate: boolean,
+  m: TestInput,
+  known: StaticTest | undefined,
+  general: RawPredicate<F>,
+): RawPredicate<F> | undefined {
   const keys = e.selector.segments.map((s) => s.name);
   if (keys.some((k) => k in OBJECT_PROTO)) return undefined;
   const info = OPERATORS[e.op];
@@ -48,23 +52,26 @@ export function fastMatch<F>(e: MatchExpr, root: Type, negate: boolean, lit: Lit
     // whether an absent key is a zero value (field) or a missing key (map).
     const path = staticPath(root, keys);
     if (!path || path.steps.some((s) => s !== "field" && s !== "key")) return undefined;
-    const single = keys.length === 1 ? typedField(keys[0]!, info.base, path.type, lit, negated, general) : undefined;
-    if (single) return single;
-    const test = typedTest(info.base, path.type, lit, e);
-    return test && pathPredicate(keys, path.steps[keys.length - 1] === "field", test, negated, general);
+    // Only tests the table says cannot fail on the field's type (they read raw values as `typed` does).
+    const test = path.type === m.type ? known : staticTest(info.base, { ...m, type: path.type });
+    if (!test) return undefined;
+    const single = keys.length === 1 ? typedField(keys[0]!, info.base, path.type, m.lit, negated, general) : undefined;
+    return single ?? pathPredicate(keys, path.steps[keys.length - 1] === "field", test.test, negated, general);
   }
   if (root.kind === "any") {
-    if (keys.length === 1 && info.base === "equal") return dynamicEquals(keys[0]!, lit, negated, general);
+    if (keys.length === 1 && info.base === "equal") return dynamicEquals(keys[0]!, m.lit, negated, general);
     if (keys.length === 1 && info.base === "empty") return dynamicEmpty(keys[0]!, negated, general);
-    const test = dynamicTest(info.base, lit, e);
-    return test && pathPredicate(keys, false, test, negated, general);
+    // The table's test dispatching on the JSON value's kind: its errors are the general closure's.
+    return pathPredicate(keys, false, dispatchTest(info.base, { ...m, type: ANY }), negated, general);
   }
   return undefined;
 }
 
+const ANY: Type = { kind: "any" };
+
 /**
  * A path of plain objects (one key or more) read in one loop, then tested; anything else takes the
- * general closure: a non-plain object on the way, a test that answers `SLOW`, and an absent last key
+ * general closure: a non-plain object on the way, and an absent last key
  * when `absentIsZero` is false (a key missing from a map, or from a JSON object: the general closure
  * knows the operator's fixed answer or the error). Typed record fields pass `absentIsZero`: their
  * tests read `undefined` as the zero value.
@@ -81,14 +88,15 @@ function pathPredicate<F>(keys: readonly string[], absentIsZero: boolean, test: 
     if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
     const x = (v as Rec)[last];
     if (x === undefined && !absentIsZero) return general(d, f);
-    const r = test(x);
-    return r === SLOW ? general(d, f) : r !== negated;
+    return test(x) !== negated;
   };
 }
 
 /**
- * One typed field, with the commonest tests written out in closures of their own: each closure's
- * property loads and comparisons then see one field's values, and no test function is called.
+ * One typed field, with the commonest of the table's tests (equal on strings, bools and integers,
+ * empty on strings, in on lists of strings) inlined in closures of their own: each closure's property
+ * loads and comparisons then see one field's values, and no test function is called. Taken only where
+ * the table's test cannot fail; the differential law checks each against the table's.
  * Absent or mistyped values read as the field's zero value, as `typed` reads them.
  */
 function typedField<F>(key: string, base: BaseOp, type: Type, lit: LiteralValue, negated: boolean, general: RawPredicate<F>): RawPredicate<F> | undefined {
@@ -121,7 +129,7 @@ function typedField<F>(key: string, base: BaseOp, type: Type, lit: LiteralValue,
       return general(d, f);
     };
   }
-  if (base === "in" && type.kind === "list" && concrete(type.elem).kind === "string") {
+  if (base === "in" && type.kind === "list" && type.elem.kind === "string") {
     // An element of a typed list of strings that is not a string (null) reads as "", as in the reference.
     const empty = text === "";
     return (d, f) => {
@@ -164,112 +172,6 @@ function dynamicEquals<F>(key: string, lit: LiteralValue, negated: boolean, gene
 
 
 /**
- * Tests of a typed value (raw, `undefined` read as the zero value; or already normalised by `typed`)
- * that can never throw; undefined when the operator can fail on the type or needs the general path.
- */
-export function typedTest(base: BaseOp, field: Type, lit: LiteralValue, e: MatchExpr): FieldTest | undefined {
-  if (field.kind === "pointer") return undefined;
-  const text = lit.text;
-  switch (base) {
-    case "equal":
-      switch (field.kind) {
-        case "string":
-          return text === "" ? (v) => typeof v !== "string" || v === "" : (v) => v === text;
-        case "bool": {
-          const b = lit.bool;
-          if (isFailure(b)) return undefined;
-          return b ? (v) => v === true : (v) => v !== true;
-        }
-        case "int":
-        case "uint": {
-          const n = lit[field.kind];
-          if (isFailure(n)) return undefined;
-          const x = Number(n);
-          // Beyond 2^53 a number cannot hold the literal: compare exactly through BigInt.
-          if (!Number.isSafeInteger(x)) return (v) => (typeof v === "bigint" ? v === n : typeof v === "number" && Number.isInteger(v) && BigInt(v) === n);
-          return (v) => (typeof v === "number" ? v === x : typeof v === "bigint" ? v === n : x === 0);
-        }
-        case "float": {
-          const x = lit.float;
-          if (isFailure(x)) return undefined;
-          return (v) => (typeof v === "number" || typeof v === "bigint" ? Number(v) === x : x === 0);
-        }
-        default:
-          return undefined;
-      }
-    case "in":
-      if (field.kind === "string") {
-        if (lit.raw) return undefined;
-        return text === "" ? () => true : (v) => typeof v === "string" && v.includes(text);
-      }
-      if (field.kind === "list" && concrete(field.elem).kind === "string") {
-        // An element of a typed list of strings that is not a string (null) reads as "", as in the reference.
-        return text === "" ? (v) => Array.isArray(v) && readsEmpty(v) : (v) => Array.isArray(v) && v.includes(text);
-      }
-      if (field.kind === "map") {
-        const safe = !(text in OBJECT_PROTO);
-        return (v) => ((v != null && (v as Proto).__proto__ === OBJECT_PROTO) && safe ? text in (v as Rec) : typeof v === "object" && v !== null && !Array.isArray(v) && Object.prototype.hasOwnProperty.call(v, text));
-      }
-      return undefined;
-    case "empty":
-      if (field.kind === "string") return (v) => typeof v !== "string" || v.length === 0;
-      if (field.kind === "list") return (v) => !Array.isArray(v) || v.length === 0;
-      return undefined;
-    case "matches": {
-      if (field.kind !== "string") return undefined;
-      const pattern = compilePattern(e.value!.text);
-      if (pattern.error !== undefined) return undefined;
-      const empty = pattern.test("");
-      return (v) => (typeof v === "string" ? pattern.test(v) : empty);
-    }
-    default:
-      return undefined;
-  }
-}
-
-/** Tests of a JSON value that is present; `SLOW` for the kinds the general path must handle. */
-export function dynamicTest(base: BaseOp, lit: LiteralValue, e: MatchExpr): FieldTest | undefined {
-  const text = lit.text;
-  switch (base) {
-    case "equal": {
-      const x = isFailure(lit.float) ? undefined : lit.float;
-      const b = isFailure(lit.bool) ? undefined : lit.bool;
-      return (v) => {
-        if (typeof v === "string") return v === text;
-        if (typeof v === "number" && x !== undefined) return v === x;
-        if (typeof v === "boolean" && b !== undefined) return v === b;
-        return SLOW;
-      };
-    }
-    case "in": {
-      if (lit.raw) return undefined;
-      const safe = !(text in OBJECT_PROTO);
-      return (v) => {
-        if (typeof v === "string") return v.includes(text);
-        if (safe && (v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return text in (v as Rec);
-        if (Array.isArray(v)) {
-          for (const x of v) {
-            if (typeof x !== "string") return SLOW;
-            if (x === text) return true;
-          }
-          return false;
-        }
-        return SLOW;
-      };
-    }
-    case "empty":
-      return (v) => (typeof v === "string" || Array.isArray(v) ? v.length === 0 : SLOW);
-    case "matches": {
-      const pattern = compilePattern(e.value!.text);
-      if (pattern.error !== undefined) return undefined;
-      return (v) => (typeof v === "string" ? pattern.test(v) : SLOW);
-    }
-    default:
-      return undefined;
-  }
-}
-
-/**
  * `K == "a" or K == "b" or ...` on one top-level key (typed string field, or JSON): a membership test
  * in one closure. With a plain datum and a string value every operand's answer is an equality, so the
  * chain's answer is membership; anything else takes the general closure of the chain.
@@ -287,16 +189,4 @@ export function fastMembership<F>(key: string, texts: readonly string[], typedSt
     }
     return general(d, f);
   };
-}
-
-/**
- * True when an element of a typed list of strings reads as "": "" itself, or anything that is not a
- * string (null, a hole, a number), which decodes to the zero value as in the reference.
- */
-function readsEmpty(list: readonly unknown[]): boolean {
-  for (let i = 0; i < list.length; i++) {
-    const e = list[i];
-    if (typeof e !== "string" || e === "") return true;
-  }
-  return false;
 }

@@ -4,7 +4,8 @@
  * Warned unless an earlier operand guards the key (`"web" in JobSummary.Summary and ...`, or
  * `"web" not in JobSummary.Summary or ...`); the hint is the guarded form.
  */
-import type { CollectionExpr, MatchExpr, MatchOp, Selector } from "../index.js";
+import type { CollectionExpr, MatchExpr, Selector } from "../index.js";
+import { COLLECTION_MISSING, OPERATORS } from "../semantics/operators.js";
 import type { Resolved, ResolvedStep } from "./resolve.js";
 import { quoteValue, selectorText, stepSpan } from "./text.js";
 import type { Warning } from "./warning.js";
@@ -20,8 +21,6 @@ export function guardKey(path: readonly string[], key: string): string {
   return `${path.join("\u0001")}\u0000${key}`;
 }
 
-/** Operators whose fixed answer on a missing last key is true: their guard is `not in ... or`. */
-const TRUE_WHEN_MISSING: ReadonlySet<string> = new Set<MatchOp | "all">(["!=", "not in", "not contains", "is empty", "not matches", "is nil", "all"]);
 
 export function missingKey(
   sel: Selector,
@@ -42,7 +41,8 @@ export function missingKey(
   );
   const first = risky[0];
   if (first === undefined) return undefined;
-  const negative = TRUE_WHEN_MISSING.has(site.kind === "match" ? site.op : site.quantifier);
+  // An operator whose fixed answer on a missing last key is true is guarded by `not in ... or`.
+  const negative = site.kind === "match" ? OPERATORS[site.op].missing : COLLECTION_MISSING[site.quantifier];
   const container = selectorText(sel, first.index);
   const key = JSON.stringify(first.segment.name);
   const tests = risky.map((s) => `${quoteValue(s.segment.name)} ${negative ? "not in" : "in"} ${selectorText(sel, s.index)}`);

@@ -11,10 +11,10 @@ import { FilterTypeError, type Span } from "../errors.js";
 import type { CollectionExpr, Expr, MatchExpr, Selector } from "../syntax/ast.js";
 import { selectorSource } from "../syntax/print.js";
 import { compilePattern } from "./regex.js";
-import { OPERATORS, literalValue } from "./operators.js";
+import { OPERATORS, impossibleOn, literalValue } from "./operators.js";
 import { fieldOf, typeName, type Type } from "./schema.js";
 import { concrete } from "./select.js";
-import { isFailure, parseIndex } from "./values.js";
+import { parseIndex } from "./values.js";
 
 /** Options of the check. */
 export interface CheckOptions {
@@ -169,45 +169,17 @@ export function checkAst(ast: Expr, source: string, schema: Type, options: Check
   return errors;
 }
 
-/** Why a match can never evaluate without error on a value of static type `type`, if it cannot. */
+/** Why a match can never evaluate without error on a value of static type `type`, if it cannot (the table's `impossibleOn`). */
 function impossible(e: MatchExpr, type: Type): { code: "operator-not-applicable" | "invalid-literal"; message: string; span?: Span } | undefined {
-  const base = OPERATORS[e.op].base;
-  const c = concrete(type);
-  const nullable = type.kind === "pointer";
-  const sel = selectorSource(e.selector);
-  const what = `${sel} is a ${typeName(type)}${nullable ? " (or null)" : ""}`;
-  const cannot = (needs: string) => ({ code: "operator-not-applicable" as const, message: `${what}; ${e.op} needs ${needs}`, span: e.opSpan });
   const lit = literalValue(e.value?.text ?? "");
-  const badLiteral = (kind: "int" | "uint" | "float" | "bool") => {
-    const v = lit[kind];
-    if (!isFailure(v)) return undefined;
-    return { code: "invalid-literal" as const, message: `${JSON.stringify(lit.text)} is not a valid ${typeName({ kind } as Type)} for ${sel}`, span: e.value?.span };
-  };
-  const primitive = (k: string) => k === "int" || k === "uint" || k === "float" || k === "bool";
-  switch (base) {
-    case "equal":
-      if (c.kind === "record" || c.kind === "list" || c.kind === "map") return cannot("a string, number or bool");
-      if (!nullable && primitive(c.kind)) return badLiteral(c.kind as "int");
-      return undefined;
-    case "in":
-      if (nullable) return c.kind === "record" ? cannot("a string, a list or a map") : undefined;
-      if (primitive(c.kind) || c.kind === "record") return cannot("a string, a list or a map");
-      if (c.kind === "list") {
-        const elem = concrete(c.elem);
-        if (elem.kind === "record" || elem.kind === "list" || elem.kind === "map") return cannot("a list of strings, numbers or bools");
-        if (primitive(elem.kind)) return badLiteral(elem.kind as "int");
-      }
-      return undefined;
-    case "empty":
-      if (primitive(c.kind) || c.kind === "record") return cannot("a string, a list or a map");
-      return undefined;
-    case "nil":
-      if (!nullable && (primitive(c.kind) || c.kind === "string")) return cannot("a record, a list, a map or a value that may be null");
-      return undefined;
-    case "matches":
-      if (c.kind !== "string" && c.kind !== "any") return cannot("a string");
-      return undefined;
+  const why = impossibleOn(OPERATORS[e.op].base, type, lit);
+  if (why === undefined) return undefined;
+  const sel = selectorSource(e.selector);
+  if (why.problem === "invalid-literal") {
+    return { code: "invalid-literal", message: `${JSON.stringify(lit.text)} is not a valid ${typeName({ kind: why.target })} for ${sel}`, span: e.value?.span };
   }
+  const what = `${sel} is a ${typeName(type)}${type.kind === "pointer" ? " (or null)" : ""}`;
+  return { code: "operator-not-applicable", message: `${what}; ${e.op} needs ${why.needs}`, span: e.opSpan };
 }
 
 /** The closest candidate to `name` (case-insensitive equality first, then edit distance ≤ 2). */

@@ -1,10 +1,10 @@
 /**
  * Each match operator on one kind of value, as the three predicates (predicates.ts). The behaviour is
- * that of `semantics/operators.ts`: the same literal conversions (computed here, at translation
- * time, with the package's converters), the same errors by kind, the same zero values.
+ * that of the operator table (`semantics/table.ts`), which decides the accepted kinds, the literal
+ * conversions and the zero values; this module writes the SQL for the rest.
  */
 import type { Pattern } from "../semantics/regex.js";
-import type { BaseOp, LiteralValue } from "../semantics/operators.js";
+import { OPERATIONS, kindTest, type BaseOp, type LiteralValue, type Site } from "../semantics/operators.js";
 import { concrete, type Kind } from "../semantics/select.js";
 import { isFailure } from "../semantics/values.js";
 import type { Dialect, Ref } from "./dialects.js";
@@ -15,8 +15,27 @@ import { and, FALSE, not, or, TRUE, type Cond } from "./sql.js";
 const TWO_53 = 2n ** 53n;
 const ELEMENT: Ref = { base: "element" };
 
-/** The base operation (not negated) on the value of one kind case. */
+/** A site for building the table's tests: their errors are only ever read as "an error". */
+const NO_SITE: Site = { source: "", span: { start: 0, end: 0 }, selector: "", op: "==" };
+
+/**
+ * The base operation (not negated) on the value of one kind case. Whether the kind is accepted, the
+ * literal's conversion and the answer on the kind's zero value come from the operator table
+ * (`semantics/table.ts`); only the SQL text per kind is written here.
+ */
 export function operate(base: BaseOp, c: KindCase, lit: LiteralValue, pattern: Pattern | undefined, d: Dialect): Triple {
+  const entry = OPERATIONS[base].kinds[c.kind];
+  if (entry?.literal !== undefined && isFailure(lit[entry.literal])) return ERROR;
+  if (entry?.test === undefined) return ERROR;
+  let test: (v: unknown) => boolean;
+  try {
+    // Building fails for every value of the kind (elements that do not compare, an invalid pattern).
+    test = kindTest(base, c.kind, { site: NO_SITE, type: c.type, lit, pattern });
+  } catch {
+    return ERROR;
+  }
+  // The table's tests read `undefined` as the kind's zero value.
+  if (c.zero) return constant(test(undefined));
   switch (base) {
     case "equal":
       return equal(c, lit, d);
@@ -49,30 +68,29 @@ function numberEquals(ref: Ref, v: bigint | number, d: Dialect): Triple {
 function equal(c: KindCase, lit: LiteralValue, d: Dialect): Triple {
   switch (c.kind) {
     case "string":
-      if (c.zero) return constant(lit.text === "");
       return d.canBind(lit.text) ? exactly(d.strEq(c.ref, lit.text)) : between(TRUE, FALSE);
     case "int":
     case "uint": {
       const v = lit[c.kind];
       if (isFailure(v)) return ERROR;
-      return c.zero ? constant(v === 0n) : numberEquals(c.ref, v, d);
+      return numberEquals(c.ref, v, d);
     }
     case "float": {
       const v = lit.float;
       if (isFailure(v)) return ERROR;
-      return c.zero ? constant(v === 0) : numberEquals(c.ref, v, d);
+      return numberEquals(c.ref, v, d);
     }
     case "bool": {
       const v = lit.bool;
       if (isFailure(v)) return ERROR;
-      return c.zero ? constant(!v) : exactly(d.boolIs(c.ref, v));
+      return exactly(d.boolIs(c.ref, v));
     }
     default:
       return ERROR;
   }
 }
 
-/** The element test of a typed list (as `elementTest` in operators.ts), over the element `e`. */
+/** The element test of a typed list (the `equal` entries of the operator table, `semantics/table.ts`), over the element `e`. */
 function typedElement(kind: Kind, lit: LiteralValue, d: Dialect): Triple | { u: Cond; l: Cond } {
   switch (kind) {
     case "string":
@@ -101,19 +119,16 @@ function typedElement(kind: Kind, lit: LiteralValue, d: Dialect): Triple | { u: 
 function contains(c: KindCase, lit: LiteralValue, d: Dialect): Triple {
   switch (c.kind) {
     case "string":
-      if (c.zero) return constant(lit.text === "");
       return d.canBind(lit.text) ? exactly(d.strHas(c.ref, lit.text, "anywhere")) : between(TRUE, FALSE);
     case "map":
-      if (c.zero) return constant(false);
       return d.canBind(lit.text) ? exactly(d.hasKey(c.ref, lit.text)) : between(TRUE, FALSE);
     case "list": {
       const ct = concrete(c.type);
       const elemType = ct.kind === "list" ? ct.elem : ct;
-      if (elemType.kind === "any") return c.zero ? constant(false) : dynamicContains(c.ref, lit, d);
+      if (elemType.kind === "any") return dynamicContains(c.ref, lit, d);
       if (elemType.kind === "pointer") return UNKNOWN;
       const test = typedElement(elemType.kind, lit, d);
       if ("e" in test && test.e !== FALSE) return test; // the literal does not convert, or the elements do not compare
-      if (c.zero) return constant(false);
       if (elemType.kind === "string" && lit.text !== "" && d.canBind(lit.text)) return exactly(d.arrayHasString(c.ref, lit.text));
       return between(d.someElement(c.ref, test.u), d.someElement(c.ref, test.l));
     }
@@ -166,11 +181,11 @@ function dynamicContains(ref: Ref, lit: LiteralValue, d: Dialect): Triple {
 function empty(c: KindCase, d: Dialect): Triple {
   switch (c.kind) {
     case "string":
-      return c.zero ? constant(true) : exactly(d.strEq(c.ref, ""));
+      return exactly(d.strEq(c.ref, ""));
     case "list":
-      return c.zero ? constant(true) : exactly(d.isEmptyArray(c.ref));
+      return exactly(d.isEmptyArray(c.ref));
     case "map":
-      return c.zero ? constant(true) : exactly(d.isEmptyObject(c.ref));
+      return exactly(d.isEmptyObject(c.ref));
     default:
       return ERROR;
   }
@@ -194,7 +209,6 @@ const META = /[\\.+*?()|[\]{}^$]/;
 
 function matches(c: KindCase, pattern: Pattern, d: Dialect): Triple {
   if (c.kind !== "string" || pattern.error !== undefined) return ERROR;
-  if (c.zero) return constant(pattern.test(""));
   const source = pattern.source;
   if (d.regex && d.canBind(source)) return exactly(d.regex(c.ref, source));
   if (pattern.engine === "literal") {
