@@ -13,7 +13,9 @@ import { parseBool, parseFloat64, parseInt64, parseUint64, type ConversionFailur
 export { OPERATIONS, applyOperator, dispatchTest, impossibleOn, kindTest, readsEmpty, staticTest } from "./table.js";
 export type { Impossibility, KindEntry, LiteralTarget, Operation, StaticTest, Test, TestInput } from "./table.js";
 
-export type BaseOp = "equal" | "in" | "empty" | "nil" | "matches";
+/** A base operation: a key of the operator table (`table.ts`). */
+export type { BaseOp } from "./table.js";
+import type { BaseOp } from "./table.js";
 
 export interface OperatorInfo {
   readonly base: BaseOp;

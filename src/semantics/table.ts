@@ -12,7 +12,7 @@ import type { Pattern } from "./regex.js";
 import { typeName, type Type } from "./schema.js";
 import { concrete, isObject, kindOf, typed, type Kind } from "./select.js";
 import { isFailure } from "./values.js";
-import { conversionError, evalError, describeKind, regexError, type BaseOp, type LiteralValue, type Site } from "./operators.js";
+import { conversionError, evalError, describeKind, regexError, type LiteralValue, type Site } from "./operators.js";
 
 /** A test of one value: true/false, or throws an evaluation error. */
 export type Test = (v: unknown) => boolean;
@@ -48,8 +48,8 @@ export interface KindEntry {
   readonly fallible?: (type: Type) => boolean;
   /** Relative cost of the built test, for ordering operands that cannot fail. */
   readonly cost: number | ((type: Type) => number);
-  /** The list's elements are tested by `elements`' entry for their kind (checked statically too). */
-  readonly elements?: BaseOp;
+  /** The list's elements are tested by this operation's entry for their kind (checked statically too). */
+  readonly elements?: "equal";
 }
 
 /** One base operation. */
@@ -94,8 +94,8 @@ function intTest(n: bigint): Test {
   return (v) => (typeof v === "number" ? v === x : typeof v === "bigint" ? v === n : x === 0);
 }
 
-/** The table. */
-export const OPERATIONS: Readonly<Record<BaseOp, Operation>> = {
+/** The table: one entry per base operation, one per kind inside it. */
+const TABLE = {
   equal: {
     code: "not-comparable",
     needs: "compares only strings, numbers and bools",
@@ -178,7 +178,14 @@ export const OPERATIONS: Readonly<Record<BaseOp, Operation>> = {
       },
     },
   },
-};
+} satisfies Readonly<Record<string, Operation>>;
+
+/** A base operation: a key of the table. */
+export type BaseOp = keyof typeof TABLE;
+
+/** The table, each entry read as an `Operation`. */
+export const OPERATIONS: Readonly<Record<BaseOp, Operation>> = TABLE;
+
 
 function elementOf(type: Type): Type {
   const c = concrete(type);

@@ -47,6 +47,9 @@ export function operate(base: BaseOp, c: KindCase, lit: LiteralValue, pattern: P
       return nil(c);
     case "matches":
       return matches(c, pattern!, d);
+    default:
+      // A base operation with no SQL of its own: any row may match or fail (the evaluator decides).
+      return UNKNOWN;
   }
 }
 
