@@ -1,4 +1,5 @@
 import type { Deployment, JobListEntry, JobRecord } from "./types.js";
+import { Waiters } from "../store/waiters.js";
 
 export type Table = "jobs" | "deployments";
 
@@ -16,13 +17,7 @@ export interface StatePersistence {
   close(): Promise<void>;
 }
 
-interface Waiter {
-  minIndex: number;
-  wake(): void;
-}
-
-/** Blocking queries woken in one turn of the event loop after a write. */
-export const WAKE_BATCH = 16;
+export { WAKE_BATCH } from "../store/waiters.js";
 
 export const jobKey = (namespace: string, id: string): string => `${namespace}\u0000${id}`;
 
@@ -67,9 +62,8 @@ export class SchedulerState {
   private readonly deploymentsById = new Map<string, Deployment>();
   private namespaces: string[] = [];
   private tokensMonotonic = true;
-  private readonly waiters: Record<Table, Set<Waiter>> = { jobs: new Set(), deployments: new Set() };
+  private readonly waiters = new Waiters();
   private writeChain: Promise<unknown> = Promise.resolve();
-  private released = false;
 
   constructor(
     snapshot: Snapshot,
@@ -176,7 +170,7 @@ export class SchedulerState {
     if (newNamespace) this.refreshNamespaces();
     for (const table of touched) {
       this.tableIndex[table] = index;
-      this.wake(table, index);
+      this.waiters.wake(table, index);
     }
   }
 
@@ -194,48 +188,17 @@ export class SchedulerState {
    * all waiters for shutdown. `cancel` drops a waiter whose client went away.
    */
   waitForChange(table: Table, minIndex: number, timeoutMs: number): { done: Promise<void>; cancel(): void } {
-    if (this.released || this.tableIndex[table] > minIndex) return { done: Promise.resolve(), cancel: () => undefined };
-    const set = this.waiters[table];
-    let waiter!: Waiter;
-    let timer: NodeJS.Timeout | undefined;
-    const done = new Promise<void>((resolve) => {
-      waiter = {
-        minIndex,
-        wake: () => {
-          clearTimeout(timer);
-          set.delete(waiter);
-          resolve();
-        },
-      };
-    });
-    timer = setTimeout(waiter.wake, timeoutMs);
-    set.add(waiter);
-    return { done, cancel: waiter.wake };
+    return this.waiters.wait(table, minIndex, this.tableIndex[table], timeoutMs);
   }
 
   /** Number of blocking queries currently waiting. */
   get waiting(): number {
-    return this.waiters.jobs.size + this.waiters.deployments.size;
-  }
-
-  /**
-   * Wakes the table's waiters that the new index passes, `WAKE_BATCH` per event-loop turn: each woken
-   * query reads its page (shared with the others asking the same) before the next batch wakes, and
-   * other requests (health checks among them) are served in between.
-   */
-  private wake(table: Table, index: number): void {
-    const due = [...this.waiters[table]].filter((waiter) => index > waiter.minIndex);
-    const next = (from: number): void => {
-      for (let i = from; i < Math.min(from + WAKE_BATCH, due.length); i++) due[i]!.wake();
-      if (from + WAKE_BATCH < due.length) setImmediate(() => next(from + WAKE_BATCH));
-    };
-    next(0);
+    return this.waiters.size;
   }
 
   /** Answers every waiting blocking query now and every later one at once (shutdown). */
   releaseWaiters(): void {
-    this.released = true;
-    for (const set of Object.values(this.waiters)) for (const waiter of [...set]) waiter.wake();
+    this.waiters.releaseAll();
   }
 
   /** Waits for pending writes, then closes the persistence. */

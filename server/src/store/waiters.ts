@@ -1,5 +1,8 @@
-/** Blocking queries waiting for a table's index to pass theirs (the PostgreSQL store's; the memory state keeps its own). */
-import { WAKE_BATCH, type Table } from "../scheduler/state.js";
+/** Blocking queries waiting for a table's index to pass theirs (both stores'). */
+import type { Table } from "../scheduler/state.js";
+
+/** Blocking queries woken in one turn of the event loop after a write. */
+export const WAKE_BATCH = 16;
 
 interface Waiter {
   minIndex: number;
@@ -10,7 +13,7 @@ export class Waiters {
   private readonly sets: Record<Table, Set<Waiter>> = { jobs: new Set(), deployments: new Set() };
   private released = false;
 
-  /** Resolves when `current()` passes `minIndex` (see `wake`), after `timeoutMs`, or on `releaseAll`. */
+  /** Resolves once the table's index (now `current`) passes `minIndex` (see `wake`), after `timeoutMs`, or on `releaseAll`. */
   wait(table: Table, minIndex: number, current: number, timeoutMs: number): { done: Promise<void>; cancel(): void } {
     if (this.released || current > minIndex) return { done: Promise.resolve(), cancel: () => undefined };
     const set = this.sets[table];
@@ -31,7 +34,11 @@ export class Waiters {
     return { done, cancel: waiter.wake };
   }
 
-  /** Wakes the waiters the new index passes, `WAKE_BATCH` per event-loop turn. */
+  /**
+   * Wakes the table's waiters that the new index passes, `WAKE_BATCH` per event-loop turn: each woken
+   * query reads its page (shared with the others asking the same) before the next batch wakes, and
+   * other requests (health checks among them) are served in between.
+   */
   wake(table: Table, index: number): void {
     const due = [...this.sets[table]].filter((w) => index > w.minIndex);
     const next = (from: number): void => {
