@@ -1,6 +1,7 @@
 /** Deterministic job list entries for the benchmarks (a seeded PRNG; no I/O). */
 
-function prng(seed: number): () => number {
+/** A seeded PRNG (mulberry32): numbers in [0, 1), the same sequence for the same seed. */
+export function prng(seed: number): () => number {
   let s = seed >>> 0;
   return () => {
     s = (s + 0x6d2b79f5) >>> 0;

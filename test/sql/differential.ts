@@ -14,6 +14,7 @@
 import { compile, filterPage, parseJson, schemas, toSQL, type Filter, type Schema } from "../../src/index.js";
 import { loadCorpus, type ConformanceCase } from "../support/corpus.js";
 import { stringify, type Engine } from "./engines.js";
+import { prng } from "../../bench/jobs.js";
 
 const BATCH = 20;
 const MARGIN = 5;
@@ -46,17 +47,6 @@ function describe(e: unknown): string {
   const err = e as { name?: string; code?: string; message?: string };
   if (err.name !== "FilterEvaluationError") throw e;
   return `${err.code}: ${err.message}`;
-}
-
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export interface DifferentialResult {
