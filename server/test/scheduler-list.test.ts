@@ -8,31 +8,11 @@ import type { AclToken, ServerContext } from "../src/context.js";
 import { DEFAULT_OPTIONS, newLogEvents } from "../src/context.js";
 import { snapshotFromData } from "../src/scheduler/load.js";
 import { SchedulerState } from "../src/scheduler/state.js";
+import { PAGINATION_DEPLOYMENTS, PAGINATION_JOBS, SUFFIX, short } from "./support/scheduler-tables.js";
 
-// The scheduler's own pagination test tables (jobs: TestJobEndpoint_ListJobs_PaginationFiltering,
-// deployments: TestDeploymentEndpoint_List_Pagination), served by the real app on a loopback port.
-const JOBS = [
-  ["job-01", "default", "pending"],
-  ["job-02", "default", "pending"],
-  ["job-03", "non-default", "pending"],
-  ["job-04", "default", "pending"],
-  ["job-05", "default", "running"],
-  ["job-06", "default", "running"],
-  ["job-08", "default", "pending"],
-  ["job-03", "other", "pending"],
-].map(([id, ns, status], i) => ({ ID: id, Name: id, Namespace: ns, Status: status, Type: "service", CreateIndex: 1000 + i, ModifyIndex: 1000 + i, JobModifyIndex: 1000 + i }));
-const SUFFIX = "-3350-4b4b-d185-0e1992ed43e9";
-const DEPLOYMENTS = [
-  ["aaaa1111", "default", 1000],
-  ["aaaaaa22", "default", 1001],
-  ["aaaaaa33", "non-default", 1002],
-  ["aaaaaaaa", "default", 1003],
-  ["aaaaaabb", "default", 1004],
-  ["aaaaaacc", "default", 1005],
-  ["aaaaaadd", "default", 1006],
-  ["00000111", "default", 1007],
-  ["bbbb1111", "default", 1009],
-].map(([id, ns, ci]) => ({ ID: `${id}${SUFFIX}`, Namespace: ns, Status: "cancelled", JobID: "web", CreateIndex: ci, ModifyIndex: ci }));
+// The scheduler's own pagination test tables, served by the real app on a loopback port.
+const JOBS = PAGINATION_JOBS.map(([id, ns, status], i) => ({ ID: id, Name: id, Namespace: ns, Status: status, Type: "service", CreateIndex: 1000 + i, ModifyIndex: 1000 + i, JobModifyIndex: 1000 + i }));
+const DEPLOYMENTS = PAGINATION_DEPLOYMENTS;
 
 const TOKENS: AclToken[] = [
   { SecretID: "mgmt-secret", Name: "root", Management: true, Capabilities: [] },
@@ -60,7 +40,6 @@ async function ids(res: Response): Promise<string[]> {
   return ((await res.json()) as { ID: string }[]).map((j) => j.ID);
 }
 
-const short = (id: string): string => id.replace(SUFFIX, "");
 
 describe("GET /v1/jobs pagination (the scheduler's own table)", () => {
   let server: Awaited<ReturnType<typeof start>>;

@@ -6,40 +6,22 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AclToken } from "../src/context.js";
 import { serveStore, startPostgres, type PostgresCluster, type StoreKind, type StoreServer } from "./support/postgres.js";
+import { PAGINATION_DEPLOYMENTS, PAGINATION_JOBS, SUFFIX, short } from "./support/scheduler-tables.js";
 
-const JOBS = [
-  ["job-01", "default", "pending", ["dc1"]],
-  ["job-02", "default", "pending", ["dc2"]],
-  ["job-03", "non-default", "pending", ["dc1"]],
-  ["job-04", "default", "pending", ["dc1"]],
-  ["job-05", "default", "running", ["dc1"]],
-  ["job-06", "default", "running", ["dc2"]],
-  ["job-08", "default", "pending", ["dc1"]],
-  ["job-03", "other", "pending", ["dc1"]],
-].map(([id, ns, status, dcs], i) => ({
+const DATACENTERS: Record<string, string[]> = { "job-02": ["dc2"], "job-06": ["dc2"] };
+const JOBS = PAGINATION_JOBS.map(([id, ns, status], i) => ({
   ID: id,
   Name: id,
   Namespace: ns,
   Status: status,
   Type: "service",
-  Datacenters: dcs,
+  Datacenters: DATACENTERS[id] ?? ["dc1"],
   CreateIndex: 1000 + i,
   ModifyIndex: 1000 + i,
   JobModifyIndex: 1000 + i,
   JobSummary: { JobID: id, Namespace: ns, Summary: id === "job-08" ? {} : { web: { Running: i } } },
 }));
-const SUFFIX = "-3350-4b4b-d185-0e1992ed43e9";
-const DEPLOYMENTS = [
-  ["aaaa1111", "default", 1000],
-  ["aaaaaa22", "default", 1001],
-  ["aaaaaa33", "non-default", 1002],
-  ["aaaaaaaa", "default", 1003],
-  ["aaaaaabb", "default", 1004],
-  ["aaaaaacc", "default", 1005],
-  ["aaaaaadd", "default", 1006],
-  ["00000111", "default", 1007],
-  ["bbbb1111", "default", 1009],
-].map(([id, ns, ci]) => ({ ID: `${id}${SUFFIX}`, Namespace: ns, Status: "cancelled", JobID: "web", CreateIndex: ci, ModifyIndex: ci }));
+const DEPLOYMENTS = PAGINATION_DEPLOYMENTS;
 const DATA = { jobs: JOBS, deployments: DEPLOYMENTS };
 
 const TOKENS: AclToken[] = [
@@ -47,8 +29,6 @@ const TOKENS: AclToken[] = [
   { SecretID: "nondefault-reader", Capabilities: ["job:read@non-default"] },
   { SecretID: "writer", Capabilities: ["job:read", "job:write"] },
 ];
-
-const short = (id: string): string => id.replace(SUFFIX, "");
 
 let cluster: PostgresCluster;
 beforeAll(async () => {
