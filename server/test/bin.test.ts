@@ -1,51 +1,12 @@
-import { spawn } from "node:child_process";
-import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { killAll, run, start } from "./server-process.js";
 
 // The filter-server bin as a child process: real arguments, real signals, real exit codes.
-const ROOT = join(import.meta.dirname, "..");
-const children: ChildProcessWithoutNullStreams[] = [];
-afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-});
-
-interface Bin {
-  child: ChildProcessWithoutNullStreams;
-  api: string;
-  ops: string;
-  output: () => string;
-  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-function run(args: string[]): { child: ChildProcessWithoutNullStreams; output: () => string; exit: Bin["exit"] } {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts", ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1" } });
-  children.push(child);
-  let output = "";
-  child.stdout.on("data", (d: Buffer) => (output += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (output += d.toString()));
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
-  return { child, output: () => output, exit };
-}
-
-/** Starts the bin and waits for its "listening" log line. */
-async function start(args: string[]): Promise<Bin> {
-  const bin = run(["--port", "0", "--ops-port", "0", ...args]);
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    for (const line of bin.output().split("\n")) {
-      if (!line.startsWith("{")) continue;
-      const entry = JSON.parse(line) as { api?: string; ops?: string };
-      if (entry.api !== undefined && entry.ops !== undefined) return { ...bin, api: entry.api, ops: entry.ops };
-    }
-    const exited = await Promise.race([bin.exit.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 50))]);
-    if (exited) throw new Error(`server exited early:\n${bin.output()}`);
-  }
-  throw new Error(`server did not start:\n${bin.output()}`);
-}
+afterEach(killAll);
 
 async function freePort(): Promise<number> {
   const server = createServer();
