@@ -1,15 +1,14 @@
 import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TokenAcl } from "../src/acl.js";
 import { buildApp } from "../src/app.js";
-import { DEFAULT_OPTIONS, newLogEvents } from "../src/context.js";
 import { FilterCache } from "../src/scheduler/filters.js";
 import { schedulerRoutes } from "../src/scheduler/index.js";
 import { snapshotFromData } from "../src/scheduler/load.js";
 import { SchedulerState } from "../src/scheduler/state.js";
 import Fastify from "fastify";
 import { compile, FilterSyntaxError, schemas } from "filter-expr";
+import { testContext } from "./support/context.js";
 
 const JOBS = [
   ["job-01", "default", "pending", ["dc1"]],
@@ -51,13 +50,7 @@ const DEPLOYMENTS = [
 let app: FastifyInstance;
 let base: string;
 beforeAll(async () => {
-  const ctx = {
-    options: { ...DEFAULT_OPTIONS, logLevel: "error" as const },
-    acl: new TokenAcl(undefined),
-    version: { Version: "test", VersionPrerelease: "" },
-    startedAt: new Date(),
-    logEvents: newLogEvents(),
-  };
+  const ctx = testContext();
   app = await buildApp(ctx, { scheduler: new SchedulerState(snapshotFromData({ jobs: JOBS, deployments: DEPLOYMENTS })) });
   await app.listen({ host: "127.0.0.1", port: 0 });
   base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
@@ -169,13 +162,7 @@ describe("filter on GET /v1/deployments (typed deployment)", () => {
 describe("compiled filters are cached", () => {
   it("compiles an expression once for many requests, per schema", async () => {
     const filters = new FilterCache(2);
-    const ctx = {
-      options: { ...DEFAULT_OPTIONS, logLevel: "error" as const },
-      acl: new TokenAcl(undefined),
-      version: { Version: "test", VersionPrerelease: "" },
-      startedAt: new Date(),
-      logEvents: newLogEvents(),
-    };
+    const ctx = testContext();
     const own = Fastify();
     await own.register(schedulerRoutes(ctx, new SchedulerState(snapshotFromData({ jobs: JOBS, deployments: DEPLOYMENTS })), filters), { prefix: "/v1" });
     const q = (path: string, f: string) => own.inject({ url: `/v1/${path}?filter=${encodeURIComponent(f)}` });

@@ -2,12 +2,12 @@ import { gunzipSync } from "node:zlib";
 import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TokenAcl } from "../src/acl.js";
 import { buildApp } from "../src/app.js";
-import type { AclToken, ServerContext } from "../src/context.js";
-import { DEFAULT_OPTIONS, newLogEvents } from "../src/context.js";
+import type { AclToken } from "../src/context.js";
+import { DEFAULT_OPTIONS } from "../src/context.js";
 import { snapshotFromData } from "../src/scheduler/load.js";
 import { SchedulerState } from "../src/scheduler/state.js";
+import { testContext } from "./support/context.js";
 import { PAGINATION_DEPLOYMENTS, PAGINATION_JOBS, SUFFIX, short } from "./support/scheduler-tables.js";
 
 // The scheduler's own pagination test tables, served by the real app on a loopback port.
@@ -22,13 +22,7 @@ const TOKENS: AclToken[] = [
 ];
 
 async function start(tokens?: AclToken[], data: unknown = { jobs: JOBS, deployments: DEPLOYMENTS }): Promise<{ app: FastifyInstance; base: string; state: SchedulerState }> {
-  const ctx: ServerContext = {
-    options: { ...DEFAULT_OPTIONS, port: 0, opsPort: 0 },
-    acl: new TokenAcl(tokens),
-    version: { Version: "0.0.0-test", VersionPrerelease: "" },
-    startedAt: new Date(),
-    logEvents: newLogEvents(),
-  };
+  const ctx = testContext(tokens, { logLevel: DEFAULT_OPTIONS.logLevel });
   const state = new SchedulerState(snapshotFromData(data));
   const app = await buildApp({ ...ctx, options: { ...ctx.options, logLevel: "error" } }, { scheduler: state });
   await app.listen({ host: "127.0.0.1", port: 0 });

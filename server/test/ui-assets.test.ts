@@ -9,26 +9,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TokenAcl } from "../src/acl.js";
 import { buildApp } from "../src/app.js";
-import { DEFAULT_OPTIONS, newLogEvents, type ServerContext } from "../src/context.js";
 import { generateDemo } from "../src/demo/generate.js";
 import { SchedulerState } from "../src/scheduler/state.js";
 import { readPrebuilt } from "../src/ui/assets.js";
 import { uiRoutes } from "../src/ui/index.js";
 import { writePage } from "../src/ui/write.js";
+import { testContext } from "./support/context.js";
 
 let app: FastifyInstance;
 let base: string;
 
 beforeAll(async () => {
-  const ctx: ServerContext = {
-    options: { ...DEFAULT_OPTIONS, port: 0, opsPort: 0, logLevel: "error" },
-    acl: new TokenAcl([{ SecretID: "reader", Capabilities: ["job:read"] }]),
-    version: { Version: "0.0.0-test", VersionPrerelease: "" },
-    startedAt: new Date(),
-    logEvents: newLogEvents(),
-  };
+  const ctx = testContext([{ SecretID: "reader", Capabilities: ["job:read"] }]);
   app = await buildApp(ctx, { scheduler: new SchedulerState(generateDemo()) });
   await app.listen({ host: "127.0.0.1", port: 0 });
   base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

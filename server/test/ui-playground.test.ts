@@ -12,11 +12,10 @@ import { promisify } from "node:util";
 import type { FastifyInstance } from "fastify";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { TokenAcl } from "../src/acl.js";
 import { buildApp } from "../src/app.js";
-import { DEFAULT_OPTIONS, newLogEvents, type ServerContext } from "../src/context.js";
 import { generateDemo } from "../src/demo/generate.js";
 import { SchedulerState } from "../src/scheduler/state.js";
+import { testContext } from "./support/context.js";
 
 const run = promisify(execFile);
 const CHROMIUM = "/usr/bin/chromium";
@@ -33,13 +32,7 @@ beforeAll(async () => {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`Debian's chromium is not installed at ${CHROMIUM}: the browser tests need it (apt-get install -y chromium; .ci/run installs it)`);
   }
-  const ctx: ServerContext = {
-    options: { ...DEFAULT_OPTIONS, port: 0, opsPort: 0, logLevel: "error" },
-    acl: new TokenAcl([{ SecretID: TOKEN, Name: "reader", Capabilities: ["job:read"] }]),
-    version: { Version: "0.0.0-test", VersionPrerelease: "" },
-    startedAt: new Date(),
-    logEvents: newLogEvents(),
-  };
+  const ctx = testContext([{ SecretID: TOKEN, Name: "reader", Capabilities: ["job:read"] }]);
   app = await buildApp(ctx, { scheduler: new SchedulerState(generateDemo()) });
   await app.listen({ host: "127.0.0.1", port: 0 });
   base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

@@ -103,15 +103,14 @@ export async function startPostgres(): Promise<PostgresCluster> {
 
 import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
-import { TokenAcl } from "../../src/acl.js";
 import { buildApp } from "../../src/app.js";
 import type { AclToken } from "../../src/context.js";
-import { DEFAULT_OPTIONS, newLogEvents } from "../../src/context.js";
 import { snapshotFromData } from "../../src/scheduler/load.js";
 import { SchedulerState } from "../../src/scheduler/state.js";
 import { MemoryStore } from "../../src/store/memory.js";
 import { PostgresStore } from "../../src/store/postgres/index.js";
 import type { SchedulerStore } from "../../src/store/types.js";
+import { testContext } from "./context.js";
 
 export type StoreKind = "memory" | "postgres";
 
@@ -133,13 +132,7 @@ export async function serveStore(kind: StoreKind, cluster: PostgresCluster | und
     const url = await cluster.createDatabase(`suite_${process.pid}_${++databases}`);
     store = await PostgresStore.open(url, () => snapshotFromData(data), () => undefined, 4);
   }
-  const ctx = {
-    options: { ...DEFAULT_OPTIONS, port: 0, opsPort: 0, logLevel: "error" as const },
-    acl: new TokenAcl(tokens),
-    version: { Version: "0.0.0-test", VersionPrerelease: "" },
-    startedAt: new Date(),
-    logEvents: newLogEvents(),
-  };
+  const ctx = testContext(tokens);
   const app = await buildApp(ctx, { scheduler: store });
   await app.listen({ host: "127.0.0.1", port: 0 });
   return {
