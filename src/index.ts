@@ -62,8 +62,10 @@ export interface CompileOptions extends ParseOptions, EvaluateOptions {
    */
   schema?: Schema;
   /**
-   * With a schema, reject at compile time what fails on every record (`FilterTypeError`). Default true;
-   * false keeps exactly the reference's behaviour (the same mistakes fail at evaluation).
+   * Reject at compile time what fails on every record (`FilterTypeError`): with a schema, unknown
+   * fields and operators or literals the field's type never accepts; in every mode, an invalid regular
+   * expression that every record reaches. Default true; false keeps exactly the reference's behaviour
+   * (the same mistakes fail at evaluation).
    */
   check?: boolean;
   /**
@@ -127,14 +129,16 @@ class CompiledFilter<T> implements Filter<T> {
 
 /**
  * Compiles a filter expression. Throws `FilterSyntaxError` for text that is not a valid expression
- * (or exceeds a limit) and, with a schema, `FilterTypeError` for a mistake that fails on every record.
+ * (or exceeds a limit) and `FilterTypeError` for a mistake that fails on every record (with a schema: an
+ * unknown field, an operator or literal its type never accepts; in any mode: an invalid regular
+ * expression that every record reaches). `check: false` defers all of these to evaluation.
  */
 export function compile<T = unknown>(expression: string, options: CompileOptions = {}): Filter<T> {
   const ast = parse(expression, options);
   const type: Type = options.schema ?? ANY;
   const evaluateOptions: EvaluateOptions = "unknownValue" in options ? { unknownValue: options.unknownValue } : {};
-  if (options.schema && options.check !== false) {
-    const first = checkAst(ast, expression, options.schema, { unknownValue: "unknownValue" in options }).find((e) => e.alwaysFails);
+  if (options.check !== false) {
+    const first = checkAst(ast, expression, type, { unknownValue: "unknownValue" in options }).find((e) => e.alwaysFails);
     if (first) throw first;
   }
   return new CompiledFilter<T>(expression, ast, options.schema, compileAst(ast, expression, type, evaluateOptions), options.maxSteps);

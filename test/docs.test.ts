@@ -25,6 +25,7 @@ const R = t.record("R", { I: t.int, U: t.uint, F: t.float, B: t.bool });
 /** How a table compiles its expressions, by the parenthesis of its header: `expression (job)`. */
 const MODES: Record<string, CompileOptions> = {
   JSON: {},
+  "JSON, unchecked": { check: false },
   job: { schema: schemas.job },
   deployment: { schema: schemas.deployment },
   "job, unchecked": { schema: schemas.job, check: false },

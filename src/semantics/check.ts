@@ -1,7 +1,9 @@
 /**
- * Static checks against a schema: an unknown field (with a did-you-mean), a match whose operator
- * cannot apply to the field's type or whose literal cannot convert to it (when the selector cannot end
- * in a missing map key, which would answer without error), and an invalid regular expression.
+ * Static checks against a schema (or `any`, for plain JSON): an unknown field (with a did-you-mean), a
+ * match whose operator cannot apply to the field's type or whose literal cannot convert to it (when the
+ * selector cannot end in a missing map key, which would answer without error), and an invalid regular
+ * expression (certain when no fixed answer for a missing last key can skip it; in plain JSON a missing
+ * top-level key is an error, so `x matches "("` fails on every datum).
  *
  * Each finding says whether it fails on every record (`alwaysFails`): the match is evaluated for every
  * record (it is not behind a short-circuit or inside a collection body) and fails whenever it is.
@@ -53,15 +55,20 @@ export function checkAst(ast: Expr, source: string, schema: Type, options: Check
         always = outer;
         return;
       }
-      case "match":
-        checkMatch(e, resolve(e.selector, scope));
+      case "match": {
+        const target = resolve(e.selector, scope);
+        checkMatch(e, target);
         if (e.op === "matches" || e.op === "not matches") {
           const p = compilePattern(e.value!.text);
           if (p.error !== undefined) {
-            report("invalid-regex", `invalid regular expression ${JSON.stringify(p.source)}: ${p.error}`, e.value!.span, undefined, false);
+            // The pattern is compiled whenever a value reaches the match; only a fixed answer for a
+            // missing last key skips it (and with an unknown value, nothing is missing).
+            const reached = options.unknownValue === true || (target !== undefined && !target.mayMiss);
+            report("invalid-regex", `invalid regular expression ${JSON.stringify(p.source)}: ${p.error}`, e.value!.span, undefined, always && reached);
           }
         }
         return;
+      }
       case "collection":
         visitCollection(e, scope);
         return;
@@ -114,7 +121,9 @@ export function checkAst(ast: Expr, source: string, schema: Type, options: Check
         }
         type = c.elem;
       } else if (c.kind === "any") {
-        return undefined;
+        // Anything from here on: the last step may be a key missing from a map, unless it is the
+        // top level of plain JSON, where a missing key is an error.
+        return { type: c, mayMiss: options.unknownValue === true || segments.length - 1 + taken > 0 };
       } else {
         report("not-a-record", `${selectorSource({ ...sel, segments: sel.segments.slice(0, i + taken) })} is a ${typeName(c)} and has no ${JSON.stringify(seg.name)}`, sel.span);
         return undefined;

@@ -77,10 +77,39 @@ describe("typed records", () => {
     // Behind a short-circuit, or ending in a map key that may be absent: not rejected.
     expect(() => compile('ID == "a" or Priority matches "5"', { schema: schemas.job })).not.toThrow();
     expect(() => compile('JobSummary.Summary.web matches "x"', { schema: schemas.job })).not.toThrow();
-    // An invalid regular expression fails only when a string reaches it.
+    // An invalid regular expression fails only when a value reaches it: rejected where every record does.
     const f = compile('ID == "b" and Name matches "("', { schema: schemas.job });
     expect(f.evaluate({ ID: "a" })).toBe(false);
     expect(evalError(() => f.evaluate({ ID: "b", Name: "x" })).code).toBe("invalid-regex");
+    expect(typeError('Name matches "("')).toMatchObject({ code: "invalid-regex", alwaysFails: true, offset: 13, length: 3 });
+    expect(() => compile('JobSummary.Summary.web matches "("', { schema: schemas.job })).not.toThrow();
+  });
+
+  it("rejects in plain JSON only an invalid pattern that every datum reaches", () => {
+    const rejected = (text: string, options = {}) => {
+      try {
+        compile(text, options);
+        return false;
+      } catch (e) {
+        expect(e).toBeInstanceOf(FilterTypeError);
+        expect((e as FilterTypeError).code).toBe("invalid-regex");
+        return true;
+      }
+    };
+    // A missing top-level key is itself an error, so every datum fails here...
+    expect(rejected('x matches "("')).toBe(true);
+    expect(rejected('not (x not matches "a)") or y == 1')).toBe(true);
+    expect(rejected('"/x" matches "("')).toBe(true);
+    // ...but a missing last key answers without compiling the pattern, and short-circuits skip it.
+    expect(rejected('a.x matches "("')).toBe(false);
+    expect(compile('a.x matches "("').evaluate({ a: {} })).toBe(false);
+    expect(rejected('y == 1 or x matches "("')).toBe(false);
+    expect(rejected('any l as v { v matches "(" }')).toBe(false);
+    // With an unknown value no key is missing: the pattern is always reached.
+    expect(rejected('a.x matches "("', { unknownValue: "" })).toBe(true);
+    // check: false and evaluate keep the reference's timing.
+    expect(evalError(() => compile('x matches "("', { check: false }).evaluate({ x: "s" })).code).toBe("invalid-regex");
+    expect(evalError(() => evaluate('x matches "("', {})).code).toBe("missing-key");
   });
 
   it("accepts schemas of the user's own records", () => {
