@@ -4,9 +4,11 @@
  */
 import { EOF, type IRecognitionException, type IToken } from "chevrotain";
 import { FilterSyntaxError } from "../errors.js";
+import { syntaxError } from "../messages.js";
 import type { Ast } from "./ast.js";
 import { budgetMayExceed, budgetSteps, REFERENCE_PARSE_BUDGET } from "./budget.js";
 import { FilterParser, tokenSpan } from "./parser.js";
+import { describeToken as describe } from "./recognition.js";
 import { lexer } from "./tokens.js";
 
 /** Limits on what `parse` accepts; every one has a default. */
@@ -43,39 +45,17 @@ export function sharedParser(): FilterParser {
   return (parser ??= new FilterParser());
 }
 
-/** What each rule expects, for messages about a failure inside it. */
-const EXPECTED: Readonly<Record<string, string>> = {
-  filter: "an expression",
-  expression: "a selector, a value, \"(\" or \"not\"",
-  negation: "an expression",
-  match: "an operator (==, !=, contains, not contains, matches, not matches, in, not in, is empty, is not empty, is nil, is not nil)",
-  inOp: '"in"',
-  selectorAfterIn: "a selector",
-  collectionHead: "a collection expression (any/all SELECTOR as NAME { ... })",
-  binding: 'a name or "_"',
-  selector: "a selector",
-  indexSegment: "a quoted key",
-  value: "a value",
-  plainValue: "a value",
-  number: "a number",
-};
-
 /** Parses a filter expression to its AST. Throws `FilterSyntaxError` (and nothing else) on bad input. */
 export function parse(text: string, options: ParseOptions = {}): Ast {
   const limits = { ...DEFAULT_PARSE_OPTIONS, ...options };
   if (typeof text !== "string") {
-    throw new FilterSyntaxError("unexpected-input", "the expression must be a string", String(text), { start: 0, end: 0 });
+    throw syntaxError("unexpected-input", String(text), { start: 0, end: 0 }, { notAString: true });
   }
   if (text.length > limits.maxLength) {
-    throw new FilterSyntaxError(
-      "input-too-long",
-      `the expression is ${text.length} characters long, more than the limit of ${limits.maxLength}`,
-      text,
-      { start: limits.maxLength, end: text.length },
-    );
+    throw syntaxError("input-too-long", text, { start: limits.maxLength, end: text.length }, { length: text.length, limit: limits.maxLength });
   }
   if (/^[ \t\r\n]*$/.test(text)) {
-    throw new FilterSyntaxError("empty-expression", "the expression is empty", text, { start: text.length, end: text.length });
+    throw syntaxError("empty-expression", text, { start: text.length, end: text.length });
   }
   // The reference's budget first: where it runs out, that is the reference's answer (its parser
   // stops there, whatever comes after), and a long text need not be parsed twice.
@@ -92,7 +72,7 @@ export function parse(text: string, options: ParseOptions = {}): Ast {
     ast = p.filter();
   } catch (e) {
     if (e instanceof RangeError) {
-      throw new FilterSyntaxError("nesting-too-deep", "the expression nests too deeply to parse", text, { start: 0, end: text.length });
+      throw syntaxError("nesting-too-deep", text, { start: 0, end: text.length }, {});
     }
     if (e instanceof FilterSyntaxError && (badChar === undefined || e.offset < badChar)) throw e;
     if (badChar === undefined) throw e;
@@ -101,10 +81,10 @@ export function parse(text: string, options: ParseOptions = {}): Ast {
   if (badChar !== undefined && (error === undefined || tokenSpan(error.token, text).start >= badChar || ast === undefined)) {
     const ch = String.fromCodePoint(text.codePointAt(badChar) ?? 0);
     const advice = CHARACTER_ADVICE[ch] ?? CHARACTER_ADVICE[text.slice(badChar, badChar + 2)];
-    throw new FilterSyntaxError("unexpected-input", `unexpected character ${JSON.stringify(ch)}${advice ? `: ${advice}` : ""}`, text, { start: badChar, end: badChar + ch.length });
+    throw syntaxError("unexpected-input", text, { start: badChar, end: badChar + ch.length }, { character: ch, advice });
   }
   if (error !== undefined) throw recognitionError(error, text);
-  if (ast === undefined) throw new FilterSyntaxError("unexpected-input", "the expression could not be parsed", text, { start: 0, end: text.length });
+  if (ast === undefined) throw syntaxError("unexpected-input", text, { start: 0, end: text.length }, { unparsed: true });
   return ast;
 }
 
@@ -116,18 +96,7 @@ function checkBudget(text: string, max: number): void {
   if (!budgetMayExceed(text, max)) return;
   const r = budgetSteps(text, max);
   if (!r.exceeded) return;
-  throw new FilterSyntaxError(
-    "too-many-expressions",
-    `max number of expressions parsed: the reference's parser gives up here, after ${max.toLocaleString("en-US")} steps (rule ${r.rule}); nest fewer parentheses or write a shorter expression`,
-    text,
-    { start: r.offset, end: r.offset },
-  );
-}
-
-/** Words for a token in a message. */
-function describe(t: IToken): string {
-  if (t.tokenType === EOF) return "the end of the expression";
-  return JSON.stringify(t.image.length > 24 ? `${t.image.slice(0, 24)}…` : t.image);
+  throw syntaxError("too-many-expressions", text, { start: r.offset, end: r.offset }, { budget: max, rule: r.rule });
 }
 
 const WORD_OPERATOR = /^(and|or|not|in|contains|matches|is|as)$/;
@@ -144,51 +113,44 @@ const CHARACTER_ADVICE: Readonly<Record<string, string>> = {
 };
 
 /** What must follow an operator word. */
-const FOLLOW: Readonly<Record<string, string>> = {
-  and: "an expression",
-  or: "an expression",
-  in: "a selector",
-  contains: "a value",
-  matches: "a regular expression",
-  is: '"empty", "nil" or "not"',
-};
+const FOLLOW: ReadonlyMap<string, string> = new Map([
+  ["and", "an expression"],
+  ["or", "an expression"],
+  ["in", "a selector"],
+  ["contains", "a value"],
+  ["matches", "a regular expression"],
+  ["is", '"empty", "nil" or "not"'],
+]);
 const tokenEnd = (t: IToken): number => t.startOffset + t.image.length;
 
+/**
+ * A recognition error as a `FilterSyntaxError`. Where a word operator touches its neighbour or ends
+ * the expression, that is what the message says; otherwise the parser's message (recognition.ts)
+ * stands, with the code for where it failed.
+ */
 function recognitionError(e: IRecognitionException, text: string): FilterSyntaxError {
   const token = e.token;
   const span = tokenSpan(token, text);
-  const rule = e.context.ruleStack[e.context.ruleStack.length - 1] ?? "filter";
   const tokens = sharedParser().input;
   const index = token.tokenType === EOF ? tokens.length : tokens.indexOf(token);
   const prev = index > 0 ? tokens[index - 1] : undefined;
   const next = index >= 0 ? tokens[index + 1] : undefined;
-  const after = prev ? ` after ${describe(prev)}` : "";
   const atEnd = token.tokenType === EOF;
+  const end = { start: text.length, end: text.length };
   // Word operators need whitespace around them: say so where it is missing.
   if (prev && !atEnd && span.start === tokenEnd(prev) && (WORD_OPERATOR.test(prev.image) || WORD_OPERATOR.test(token.image))) {
-    return new FilterSyntaxError("missing-whitespace", `expected whitespace between ${describe(prev)} and ${describe(token)}`, text, span);
+    return syntaxError("missing-whitespace", text, span, { between: describe(prev), and: describe(token) });
   }
   if (!atEnd && WORD_OPERATOR.test(token.image) && next && next.startOffset === span.end) {
-    return new FilterSyntaxError("missing-whitespace", `expected whitespace between ${describe(token)} and ${describe(next)}`, text, tokenSpan(next, text));
+    return syntaxError("missing-whitespace", text, tokenSpan(next, text), { between: describe(token), and: describe(next) });
   }
   // An operator word at the very end (`x == 1 and`, `"a" in`, `x is`): say what it lacks.
-  if (!atEnd && next === undefined && FOLLOW[token.image]) {
-    return new FilterSyntaxError("unexpected-end", `expected ${FOLLOW[token.image]} after ${describe(token)}, but the expression ends`, text, { start: text.length, end: text.length });
+  const follow = FOLLOW.get(token.image);
+  if (!atEnd && next === undefined && follow !== undefined) {
+    return syntaxError("unexpected-end", text, end, { expected: follow, after: describe(token) });
   }
   if (!atEnd && token.image === "is" && next?.image === "not" && tokens[index + 2] === undefined) {
-    return new FilterSyntaxError("unexpected-end", 'expected "empty" or "nil" after "is not", but the expression ends', text, { start: text.length, end: text.length });
+    return syntaxError("unexpected-end", text, end, { expected: '"empty" or "nil"', after: '"is not"' });
   }
-  let expected = EXPECTED[rule] ?? "an expression";
-  if (rule === "filter") expected = '"and", "or" or the end of the expression';
-  const custom = /^expected (.*)$/.exec(e.message);
-  if (custom?.[1]) expected = custom[1].replace(/ after .*$/, "");
-  else if (e.name === "MismatchedTokenException") {
-    const m = /Expecting token of type --> (.*?) <--/.exec(e.message);
-    if (m?.[1] === "EOF") expected = '"and", "or", ")" or the end of the expression';
-    else if (m?.[1]) expected = m[1];
-  }
-  if (atEnd) {
-    return new FilterSyntaxError("unexpected-end", `expected ${expected}${after}, but the expression ends`, text, span);
-  }
-  return new FilterSyntaxError("unexpected-input", `expected ${expected}${after}, found ${describe(token)}`, text, span);
+  return new FilterSyntaxError(atEnd ? "unexpected-end" : "unexpected-input", e.message, text, span);
 }

@@ -11,15 +11,18 @@
  *   speculation does not swallow;
  * - and/or/not/parentheses/collection bodies are parsed by one loop with an explicit stack, so nesting
  *   costs heap, not call stack.
- * Chevrotain's own recognition errors are turned into `FilterSyntaxError` by `parse.ts`.
+ * Chevrotain's own recognition errors are worded by `recognition.ts` (the parser's
+ * `errorMessageProvider`) and turned into `FilterSyntaxError` by `parse.ts`.
  */
 import { EmbeddedActionsParser, EOF, MismatchedTokenException, NoViableAltException, tokenMatcher, type IOrAlt, type IToken, type TokenType } from "chevrotain";
-import { FilterSyntaxError, lineColumn, type SyntaxErrorCode } from "../errors.js";
+import { lineColumn, type SyntaxErrorCode } from "../errors.js";
+import { syntaxError, type SyntaxFacts } from "../messages.js";
 import type { Binding, Expr, Literal, MatchExpr, MatchOp, Segment, Selector, Span } from "./ast.js";
 import { pointerPath } from "./pointer.js";
 import { unquote } from "./strings.js";
 import * as T from "./tokens.js";
 import { selectorSource } from "./print.js";
+import { errorMessageProvider, EXPECTED, expectedAt } from "./recognition.js";
 
 /** Limits enforced while parsing (see `ParseOptions`). */
 export interface ParserLimits {
@@ -66,7 +69,7 @@ export class FilterParser extends EmbeddedActionsParser {
   private matchCount = 0;
 
   constructor() {
-    super(T.allTokens, { maxLookahead: 1, skipValidations: process.env.FILTER_EXPR_VALIDATE_GRAMMAR !== "1" });
+    super(T.allTokens, { maxLookahead: 1, errorMessageProvider, skipValidations: process.env.FILTER_EXPR_VALIDATE_GRAMMAR !== "1" });
     this.performSelfAnalysis();
   }
 
@@ -101,24 +104,27 @@ export class FilterParser extends EmbeddedActionsParser {
     return (this as unknown as { SAVE_ERROR(e: Error): Error }).SAVE_ERROR(e);
   }
 
-  /** A plain mismatch: the parse fails here, but a speculative parse may try another way. */
-  private mismatch(message: string): never {
-    throw this.saveError(new MismatchedTokenException(message, this.LA(1), this.LA(0)));
+  /**
+   * A plain mismatch, worded as Chevrotain's own (recognition.ts): `expected` names what may stand at
+   * the next token. The parse fails here, but a speculative parse may try another way.
+   */
+  private mismatch(expected: string): never {
+    throw this.saveError(new MismatchedTokenException(expectedAt(expected, this.LA(1), this.LA(0)), this.LA(1), this.LA(0)));
   }
 
   /** Whitespace must come before the next token. */
-  private requireGap(after: string): void {
-    if (!this.gap(1)) this.mismatch(`expected whitespace after ${after}`);
+  private requireGap(): void {
+    if (!this.gap(1)) this.mismatch("whitespace");
   }
 
-  /** Nothing may come between the previous token and the next (inside selectors and numbers). */
-  private requireAdjacent(): void {
-    if (this.gap(1)) this.mismatch("unexpected whitespace");
+  /** Nothing may come between the previous token and the next (inside selectors and numbers), which is `expected`. */
+  private requireAdjacent(expected: string): void {
+    if (this.gap(1)) this.mismatch(expected);
   }
 
   /** Throws a predicate error of the reference grammar: final, even during speculation. */
-  private fail(code: SyntaxErrorCode, summary: string, span: Span): never {
-    throw new FilterSyntaxError(code, summary, this.source, span);
+  private fail<C extends SyntaxErrorCode>(code: C, span: Span, ...facts: SyntaxFacts<C>): never {
+    throw syntaxError(code, this.source, span, ...facts);
   }
 
   /** True when token `k` is a double-quoted string shaped like a JSON Pointer (`"/a/b"`, `""`). */
@@ -198,14 +204,14 @@ export class FilterParser extends EmbeddedActionsParser {
   /** One level deeper (a parenthesis, a collection body or a `not`); the limit is checked here. */
   private enter(open: IToken, depth: number): number {
     if (this.limits.maxDepth > 0 && depth + 1 > this.limits.maxDepth) {
-      this.fail("nesting-too-deep", `the expression nests deeper than the limit of ${this.limits.maxDepth} (parentheses, collection bodies and "not"s)`, spanOf(open));
+      this.fail("nesting-too-deep", spanOf(open), { limit: this.limits.maxDepth });
     }
     return depth + 1;
   }
 
   private countMatch(span: Span): void {
     if (this.limits.maxMatches > 0 && ++this.matchCount > this.limits.maxMatches) {
-      this.fail("too-many-matches", `the expression has more than the limit of ${this.limits.maxMatches} matches`, span);
+      this.fail("too-many-matches", span, { limit: this.limits.maxMatches });
     }
   }
 
@@ -213,14 +219,11 @@ export class FilterParser extends EmbeddedActionsParser {
   private stringValue(t: IToken): string {
     const value = unquote(t.image);
     if (typeof value === "string") return value;
-    return this.fail("invalid-string", `invalid string literal: ${value.reason}`, {
-      start: t.startOffset,
-      end: t.startOffset + Math.max(value.offset + 2, 1),
-    });
+    return this.fail("invalid-string", { start: t.startOffset, end: t.startOffset + Math.max(value.offset + 2, 1) }, { reason: value.reason });
   }
 
   private unterminated(t: IToken): never {
-    return this.fail("unterminated-string", "unterminated string literal", { start: t.startOffset, end: end(t) });
+    return this.fail("unterminated-string", { start: t.startOffset, end: end(t) });
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -394,11 +397,11 @@ export class FilterParser extends EmbeddedActionsParser {
   /** The end of the loop: the whole expression, or the error for what is left open. */
   private finishLoop(st: LoopState): Expr {
     const g = this.top();
-    if (st.expectOperand) throw this.saveError(new NoViableAltException("expected an operand", this.LA(1), this.LA(0)));
+    if (st.expectOperand) throw this.saveError(new NoViableAltException(expectedAt("an operand", this.LA(1), this.LA(0)), this.LA(1), this.LA(0)));
     if (g.kind === "paren") {
-      this.fail("unmatched-parenthesis", `expected ")" to close the "(" of ${openerText(this.source, g.open!.startOffset)}`, tokenSpan(this.LA(1), this.source));
+      this.fail("unmatched-parenthesis", tokenSpan(this.LA(1), this.source), { opener: openerText(this.source, g.open!.startOffset) });
     }
-    if (g.kind === "collection") this.mismatch(`expected "}" to close the "{" of ${openerText(this.source, g.open!.startOffset)}`);
+    if (g.kind === "collection") this.mismatch(`"}" to close the "{" of ${openerText(this.source, g.open!.startOffset)}`);
     return closeGroup(st.stack[0]!);
   }
 
@@ -412,9 +415,9 @@ export class FilterParser extends EmbeddedActionsParser {
   public collectionHead = this.RULE("collectionHead", (): CollectionHead => {
     const q = this.CONSUME(T.Quantifier);
     const selector = this.SUBRULE(this.selector);
-    this.ACTION(() => this.requireGap("the selector"));
+    this.ACTION(() => this.requireGap());
     this.CONSUME(T.As);
-    this.ACTION(() => this.requireGap('"as"'));
+    this.ACTION(() => this.requireGap());
     const binding = this.SUBRULE(this.binding);
     const open = this.CONSUME(T.LBrace);
     return this.ACTION(() => ({ quantifier: q.image as "any" | "all", selector, binding, open, start: q.startOffset }));
@@ -525,7 +528,7 @@ export class FilterParser extends EmbeddedActionsParser {
         const value = this.SUBRULE(this.plainValue);
         const op = this.ACTION(() => {
           const o = this.operatorAhead(1);
-          if (o !== "in" && o !== "not in") this.mismatch('expected "in" or "not in" after a value');
+          if (o !== "in" && o !== "not in") this.mismatch('"in" or "not in"');
           return o;
         });
         const opSpan = this.SUBRULE2(this.inOp);
@@ -558,7 +561,7 @@ export class FilterParser extends EmbeddedActionsParser {
   /** The selector after `in`: its absence is the reference's "Invalid selector" error. */
   public selectorAfterIn = this.RULE("selectorAfterIn", (): Selector => {
     this.ACTION(() => {
-      if (!this.selectorAt(1)) this.fail("invalid-selector", 'expected a selector after "in"', tokenSpan(this.LA(1), this.source));
+      if (!this.selectorAt(1)) this.fail("invalid-selector", tokenSpan(this.LA(1), this.source));
     });
     return this.SUBRULE(this.selector);
   });
@@ -570,7 +573,7 @@ export class FilterParser extends EmbeddedActionsParser {
     {
       ALT: () => {
         const dot = this.CONSUME(T.Dot);
-        this.ACTION(() => this.requireAdjacent());
+        this.ACTION(() => this.requireAdjacent(EXPECTED.selector));
         const t = this.OR3(this.afterDot);
         this.ACTION(() => this.segments.push({ kind: tokenMatcher(t, T.Digits) ? "index" : "name", name: t.image, span: { start: dot.startOffset, end: end(t) } }));
       },
@@ -624,13 +627,13 @@ export class FilterParser extends EmbeddedActionsParser {
     this.ACTION(() => {
       const t = this.LA(1);
       if (this.is(1, T.Unterminated)) this.unterminated(t);
-      if (!this.is(1, T.QuotedKey)) this.fail("invalid-index", 'expected a quoted key after "["', tokenSpan(t, this.source));
+      if (!this.is(1, T.QuotedKey)) this.fail("invalid-index", tokenSpan(t, this.source));
     });
     const key = this.CONSUME(T.QuotedKey);
     const name = this.ACTION(() => this.stringValue(key));
     this.ACTION(() => {
       if (!this.is(1, T.RBracket)) {
-        this.fail("unclosed-index", `expected "]" to close the "[" of ${openerText(this.source, open.startOffset)}`, tokenSpan(this.LA(1), this.source));
+        this.fail("unclosed-index", tokenSpan(this.LA(1), this.source), { opener: openerText(this.source, open.startOffset) });
       }
     });
     const close = this.CONSUME(T.RBracket);
@@ -691,7 +694,7 @@ export class FilterParser extends EmbeddedActionsParser {
   public number = this.RULE("number", (): Literal => {
     const minus = this.OPTION(() => {
       const m = this.CONSUME(T.Minus);
-      this.ACTION(() => this.requireAdjacent());
+      this.ACTION(() => this.requireAdjacent(EXPECTED.number));
       return m;
     });
     const int = this.CONSUME(T.Digits);
@@ -705,7 +708,7 @@ export class FilterParser extends EmbeddedActionsParser {
         const next = this.LA(1);
         const stop = leadingZero || next.tokenType === EOF || this.gap(1) ? end(last) : end(next);
         const text = this.source.slice(start, stop);
-        this.fail("invalid-number", `invalid number literal ${JSON.stringify(text)}: a number is an optional "-", "0" or digits not starting with "0", an optional "." and digits, then whitespace, ")" or the end`, { start, end: stop });
+        this.fail("invalid-number", { start, end: stop }, { text });
       }
       const raw = this.source.slice(start, end(last));
       return { kind: "literal", type: "number", raw, text: raw, span: { start, end: end(last) } };
