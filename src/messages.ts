@@ -25,7 +25,10 @@ export interface Expected {
   readonly expected: string;
   /** The token before, as a message shows it (`"and"`), if any. */
   readonly after?: string | undefined;
+  /** Why, or how to fix it, at the end of the message. */
+  readonly note?: string | undefined;
 }
+const note = (f: Expected): string => (f.note === undefined ? "" : ` (${f.note})`);
 
 /** An operator applied to a value it does not accept: `Priority is a signed integer; matches needs a string`. */
 interface NotApplicable {
@@ -58,8 +61,8 @@ export const SYNTAX_MESSAGES = {
         ? "the expression could not be parsed"
         : "character" in f
         ? `unexpected character ${q(f.character)}${f.advice ? `: ${f.advice}` : ""}`
-        : `expected ${f.expected}${after(f.after)}, found ${f.found}`,
-  "unexpected-end": (f: Expected) => `expected ${f.expected}${after(f.after)}, but the expression ends`,
+        : `expected ${f.expected}${after(f.after)}, found ${f.found}${note(f)}`,
+  "unexpected-end": (f: Expected) => `expected ${f.expected}${after(f.after)}, but the expression ends${note(f)}`,
   "empty-expression": () => "the expression is empty",
   "missing-whitespace": (f: { readonly between: string; readonly and: string }) => `expected whitespace between ${f.between} and ${f.and}`,
   "unterminated-string": () => "unterminated string literal",

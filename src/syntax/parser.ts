@@ -108,8 +108,8 @@ export class FilterParser extends EmbeddedActionsParser {
    * A plain mismatch, worded as Chevrotain's own (recognition.ts): `expected` names what may stand at
    * the next token. The parse fails here, but a speculative parse may try another way.
    */
-  private mismatch(expected: string): never {
-    throw this.saveError(new MismatchedTokenException(expectedAt(expected, this.LA(1), this.LA(0)), this.LA(1), this.LA(0)));
+  private mismatch(expected: string, note?: string): never {
+    throw this.saveError(new MismatchedTokenException(expectedAt(expected, this.LA(1), this.LA(0), note), this.LA(1), this.LA(0)));
   }
 
   /** Whitespace must come before the next token. */
@@ -347,7 +347,7 @@ export class FilterParser extends EmbeddedActionsParser {
   ];
 
   private readonly loop = {
-    GATE: () => this.st.result === undefined && !this.atLoopEnd(),
+    GATE: () => this.st.result === undefined && this.continues(),
     // The gates are exclusive; one token of lookahead confirms the chosen alternative.
     DEF: () => this.OR({ IGNORE_AMBIGUITIES: true, DEF: this.loopAlternatives }),
   };
@@ -372,10 +372,11 @@ export class FilterParser extends EmbeddedActionsParser {
     if (g.kind === "operand") st.result = e;
   }
 
-  private atLoopEnd(): boolean {
+  /** The loop goes on while an operand is expected, or "and", "or" or the open group's closer follows. */
+  private continues(): boolean {
     const g = this.top();
-    if (this.st.expectOperand || this.andAhead(g) || this.orAhead(g)) return false;
-    return g.kind === "root" || g.kind === "operand";
+    if (this.st.expectOperand || this.andAhead(g) || this.orAhead(g)) return true;
+    return (g.kind === "paren" && this.is(1, T.RParen)) || (g.kind === "collection" && this.is(1, T.RBrace));
   }
 
   /**
@@ -394,14 +395,23 @@ export class FilterParser extends EmbeddedActionsParser {
     });
   });
 
-  /** The end of the loop: the whole expression, or the error for what is left open. */
+  /**
+   * The end of the loop: the whole expression, or the error for what cannot continue it. What may
+   * follow a finished operand is "and", "or" and the group's end; after a collection, only the end.
+   */
   private finishLoop(st: LoopState): Expr {
     const g = this.top();
     if (st.expectOperand) throw this.saveError(new NoViableAltException(expectedAt("an operand", this.LA(1), this.LA(0)), this.LA(1), this.LA(0)));
+    const atEnd = this.is(1, EOF);
+    const lastOnly = g.ended ? 'an "any" or "all" expression comes last in its group: put it in parentheses to join it with more' : undefined;
+    const connectives = g.ended || atEnd ? "" : '"and", "or" or ';
     if (g.kind === "paren") {
-      this.fail("unmatched-parenthesis", tokenSpan(this.LA(1), this.source), { opener: openerText(this.source, g.open!.startOffset) });
+      const opener = openerText(this.source, g.open!.startOffset);
+      if (atEnd) this.fail("unmatched-parenthesis", tokenSpan(this.LA(1), this.source), { opener });
+      this.mismatch(`${connectives}")" to close the "(" of ${opener}`, lastOnly);
     }
-    if (g.kind === "collection") this.mismatch(`"}" to close the "{" of ${openerText(this.source, g.open!.startOffset)}`);
+    if (g.kind === "collection") this.mismatch(`${connectives}"}" to close the "{" of ${openerText(this.source, g.open!.startOffset)}`, lastOnly);
+    if (g.kind === "root" && !atEnd) this.mismatch(g.ended ? "the end of the expression" : EXPECTED.filter, lastOnly);
     return closeGroup(st.stack[0]!);
   }
 

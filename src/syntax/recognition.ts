@@ -36,17 +36,18 @@ export function describeToken(t: IToken): string {
   return JSON.stringify(t.image.length > 24 ? `${t.image.slice(0, 24)}…` : t.image);
 }
 
-/** "expected `expected` after `previous`, found `actual`" (or "…, but the expression ends"). */
-export function expectedAt(expected: string, actual: IToken, previous: IToken | undefined): string {
+/** "expected `expected` after `previous`, found `actual` (`note`)" (or "…, but the expression ends"). */
+export function expectedAt(expected: string, actual: IToken, previous: IToken | undefined, note?: string): string {
   const after = previous === undefined || previous.tokenType === EOF ? undefined : describeToken(previous);
   return actual.tokenType === EOF
-    ? syntaxSummary("unexpected-end", { expected, after })
-    : syntaxSummary("unexpected-input", { expected, after, found: describeToken(actual) });
+    ? syntaxSummary("unexpected-end", { expected, after, note })
+    : syntaxSummary("unexpected-input", { expected, after, found: describeToken(actual), note });
 }
 
 /** Chevrotain's recognition errors, in the catalogue's words. */
 export const errorMessageProvider: IParserErrorMessageProvider = {
-  buildMismatchTokenMessage: ({ expected, actual, previous, ruleName }) => expectedAt(expected === EOF ? AFTER_EXPRESSION : inRule(ruleName), actual, previous),
+  buildMismatchTokenMessage: ({ expected, actual, previous, ruleName }) =>
+    expectedAt(expected === EOF ? AFTER_EXPRESSION : expected.LABEL ?? inRule(ruleName), actual, previous),
   buildNoViableAltMessage: ({ actual, previous, ruleName }) => expectedAt(inRule(ruleName), actual[0]!, previous),
   buildEarlyExitMessage: ({ actual, previous, ruleName }) => expectedAt(inRule(ruleName), actual[0]!, previous),
   buildNotAllInputParsedMessage: ({ firstRedundant }) => expectedAt(EXPECTED.filter, firstRedundant, undefined),
