@@ -33,6 +33,7 @@ export {
   type TypeErrorCode,
   type EvaluationErrorCode,
 } from "./errors.js";
+export { ERROR_CODES } from "./messages.js";
 export { schemas, t, typeName, fieldOf, type Schema, type Type, type RecordType } from "./semantics/schema.js";
 export { checkAst } from "./semantics/check.js";
 export { interpret } from "./evaluate/interpret.js";

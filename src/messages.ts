@@ -153,3 +153,14 @@ export function typeError<C extends TypeErrorCode>(code: C, facts: TypeFacts<C>,
 export function evaluationError<C extends EvaluationErrorCode>(site: { readonly source: string; readonly span: Span }, code: C, ...facts: EvaluationFacts<C>): FilterEvaluationError {
   return new FilterEvaluationError(code, (EVALUATION_MESSAGES[code] as Words)(...facts), site.source, site.span);
 }
+
+/** Every error code, by the class that carries it (the catalogue's keys). */
+export const ERROR_CODES: {
+  readonly syntax: readonly SyntaxErrorCode[];
+  readonly type: readonly TypeErrorCode[];
+  readonly evaluation: readonly EvaluationErrorCode[];
+} = Object.freeze({
+  syntax: Object.freeze(Object.keys(SYNTAX_MESSAGES) as SyntaxErrorCode[]),
+  type: Object.freeze(Object.keys(TYPE_MESSAGES) as TypeErrorCode[]),
+  evaluation: Object.freeze(Object.keys(EVALUATION_MESSAGES) as EvaluationErrorCode[]),
+});

@@ -10,7 +10,8 @@
  * The match tests of a level are charged whether or not short-circuiting skips some of them: the count
  * must not depend on the order in which the compiler chooses to run them.
  */
-import { FilterEvaluationError, type Span } from "../errors.js";
+import type { Span } from "../errors.js";
+import { evaluationError } from "../messages.js";
 import type { Expr } from "../syntax/ast.js";
 
 /**
@@ -57,11 +58,6 @@ export function iterationSteps(body: Expr): number {
  */
 export function charge(budget: EvaluationBudget, steps: number, source: string, span: Span): void {
   if ((budget.steps -= steps) < 0) {
-    throw new FilterEvaluationError(
-      "too-expensive",
-      "filter too expensive: the evaluation budget of steps (one per match test and per element visited by any/all) is exhausted",
-      source,
-      span,
-    );
+    throw evaluationError({ source, span }, "too-expensive");
   }
 }

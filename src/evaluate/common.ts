@@ -5,7 +5,8 @@
 import type { Binding, Selector } from "../syntax/ast.js";
 import { selectorSource } from "../syntax/print.js";
 import type { FilterEvaluationError } from "../errors.js";
-import { evalError, stepError, type Site } from "../semantics/operators.js";
+import { evaluationError } from "../messages.js";
+import { stepError, type Site } from "../semantics/operators.js";
 import type { StepFailure, WalkErrorReporter } from "../semantics/select.js";
 
 /** Options of evaluation that mirror the reference library's. */
@@ -56,7 +57,7 @@ export function placeholderClash(b: Binding, selector: Selector): { readonly bot
 
 /** The error of `any S as a, a { … }` over a non-empty collection. */
 export function bothPlaceholderError(site: Pick<Site, "source" | "span">, name: string): FilterEvaluationError {
-  return evalError(site, "invalid-placeholder", `${JSON.stringify(name)} cannot be used as a placeholder for both the index and the value`);
+  return evaluationError(site, "invalid-placeholder", { both: name });
 }
 
 /**
@@ -64,12 +65,12 @@ export function bothPlaceholderError(site: Pick<Site, "source" | "span">, name: 
  * (the selector's steps and the index), `rest` the steps read after it, `index` the index or key.
  */
 export function hiddenPlaceholderError(site: Pick<Site, "source" | "span">, path: readonly string[], rest: readonly string[], index: number | string): FilterEvaluationError {
-  const full = pointerText([...path, String(index), ...rest]);
-  return evalError(
-    site,
-    "invalid-placeholder",
-    `${pointerText(path.slice(0, 1))} references a ${typeof index === "number" ? "int" : "string"} so ${full} is invalid (the index placeholder ${JSON.stringify(path[0])} hides the collection the value placeholder reads)`,
-  );
+  return evaluationError(site, "invalid-placeholder", {
+    collection: pointerText(path.slice(0, 1)),
+    indexType: typeof index === "number" ? "int" : "string",
+    path: pointerText([...path, String(index), ...rest]),
+    placeholder: path[0]!,
+  });
 }
 
 /** The names a binding introduces, with what each stands for. */

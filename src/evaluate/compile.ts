@@ -18,9 +18,8 @@ import {
   COLLECTION_MISSING,
   OPERATIONS,
   OPERATORS,
-  describeKind,
   dispatchTest,
-  evalError,
+  notACollection,
   literalValue,
   stepError,
   staticTest,
@@ -619,7 +618,7 @@ function compileCollection(e: CollectionExpr, env: Env): Compiled {
     const v = dynamic ? (r as Typed).value : r;
     const kind = kindOf(type, v);
     if (kind !== "list" && kind !== "map") {
-      throw evalError({ source, span: e.selector.span }, "not-a-collection", `${selectorText} is ${describeKind(kind)}, not a list or a map; ${e.quantifier} needs one`);
+      throw notACollection({ source, span: e.selector.span }, selectorText, kind, e.quantifier);
     }
     const et = dynamic ? elementType(type) : elemType;
     if (kind === "list") {

@@ -8,8 +8,7 @@ import {
   COLLECTION_MISSING,
   OPERATORS,
   applyOperator,
-  describeKind,
-  evalError,
+  notACollection,
   literalValue,
   type LiteralValue,
   type Site,
@@ -148,7 +147,7 @@ function startCollection(e: CollectionExpr, ctx: Context, scope: Scope | undefin
   if (target === MISSING) return COLLECTION_MISSING[e.quantifier];
   const kind = kindOf(target.type, target.value);
   if (kind !== "list" && kind !== "map") {
-    throw evalError({ source: ctx.source, span: e.selector.span }, "not-a-collection", `${selectorSource(e.selector)} is ${describeKind(kind)}, not a list or a map; ${e.quantifier} needs one`);
+    throw notACollection({ source: ctx.source, span: e.selector.span }, selectorSource(e.selector), kind, e.quantifier);
   }
   const clash = placeholderClash(e.binding, e.selector);
   // A collection outside every collection body is the outermost one being iterated.

@@ -9,7 +9,8 @@
  * record (it is not behind a short-circuit or inside a collection body) and fails whenever it is.
  * `compile` rejects only those; the others keep the reference's lazy behaviour and are for linters.
  */
-import { FilterTypeError, type Span } from "../errors.js";
+import type { FilterTypeError, Span, TypeErrorCode } from "../errors.js";
+import { typeError, type TypeFacts } from "../messages.js";
 import type { CollectionExpr, Expr, MatchExpr, Selector } from "../syntax/ast.js";
 import { selectorSource } from "../syntax/print.js";
 import { compilePattern } from "./regex.js";
@@ -35,8 +36,8 @@ export function checkAst(ast: Expr, source: string, schema: Type, options: Check
   const errors: FilterTypeError[] = [];
   /** Whether the node being checked is evaluated for every record. */
   let always = true;
-  const report = (code: FilterTypeError["code"], message: string, span: Span, suggestion?: string, certain = always) =>
-    errors.push(new FilterTypeError(code, message, source, span, suggestion, certain));
+  const report = <C extends TypeErrorCode>(code: C, facts: TypeFacts<C>, span: Span, suggestion?: string, certain = always) =>
+    errors.push(typeError(code, facts, source, span, suggestion, certain));
   const visit = (e: Expr, scope: Scope | undefined): void => {
     switch (e.kind) {
       case "not": {
@@ -64,7 +65,7 @@ export function checkAst(ast: Expr, source: string, schema: Type, options: Check
             // The pattern is compiled whenever a value reaches the match; only a fixed answer for a
             // missing last key skips it (and with an unknown value, nothing is missing).
             const reached = options.unknownValue === true || (target !== undefined && !target.mayMiss);
-            report("invalid-regex", `invalid regular expression ${JSON.stringify(p.source)}: ${p.error}`, e.value!.span, undefined, always && reached);
+            report("invalid-regex", { pattern: p.source, reason: p.error }, e.value!.span, undefined, always && reached);
           }
         }
         return;
@@ -99,12 +100,7 @@ export function checkAst(ast: Expr, source: string, schema: Type, options: Check
         if (field === undefined) {
           if (!options.unknownValue) {
             const suggestion = didYouMean(seg.name, Object.keys(c.fields));
-            report(
-              "unknown-field",
-              `${JSON.stringify(seg.name)} is not a field of ${c.name}${suggestion ? `; did you mean ${JSON.stringify(suggestion)}?` : ""}`,
-              sel.form === "pointer" ? sel.span : seg.span,
-              suggestion,
-            );
+            report("unknown-field", { name: seg.name, record: c.name, suggestion }, sel.form === "pointer" ? sel.span : seg.span, suggestion);
           }
           return undefined;
         }
@@ -116,7 +112,7 @@ export function checkAst(ast: Expr, source: string, schema: Type, options: Check
         // A list is walked by index: a step that is not an integer fails wherever it is reached.
         if (parseIndex(seg.name) === undefined) {
           const list = selectorSource({ ...sel, segments: sel.segments.slice(0, i + taken) });
-          report("invalid-index", `${list} is a ${typeName(c)}: ${JSON.stringify(seg.name)} is not an index (use any ${list} as x { ... } to look inside its elements)`, sel.form === "pointer" ? sel.span : seg.span);
+          report("invalid-index", { list, type: typeName(c), name: seg.name }, sel.form === "pointer" ? sel.span : seg.span);
           return undefined;
         }
         type = c.elem;
@@ -125,7 +121,7 @@ export function checkAst(ast: Expr, source: string, schema: Type, options: Check
         // top level of plain JSON, where a missing key is an error.
         return { type: c, mayMiss: options.unknownValue === true || segments.length - 1 + taken > 0 };
       } else {
-        report("not-a-record", `${selectorSource({ ...sel, segments: sel.segments.slice(0, i + taken) })} is a ${typeName(c)} and has no ${JSON.stringify(seg.name)}`, sel.span);
+        report("not-a-record", { selector: selectorSource({ ...sel, segments: sel.segments.slice(0, i + taken) }), type: typeName(c), name: seg.name }, sel.span);
         return undefined;
       }
     }
@@ -135,8 +131,15 @@ export function checkAst(ast: Expr, source: string, schema: Type, options: Check
 
   const checkMatch = (e: MatchExpr, target: { type: Type; mayMiss: boolean } | undefined): void => {
     if (!target || target.mayMiss) return;
-    const problem = impossible(e, target.type);
-    if (problem) report(problem.code, problem.message, problem.span ?? e.span);
+    const lit = literalValue(e.value?.text ?? "");
+    const why = impossibleOn(OPERATORS[e.op].base, target.type, lit);
+    if (why === undefined) return;
+    const selector = selectorSource(e.selector);
+    if (why.problem === "invalid-literal") {
+      report("invalid-literal", { literal: lit.text, type: typeName({ kind: why.target }), selector }, e.value?.span ?? e.span);
+    } else {
+      report("operator-not-applicable", { selector, type: typeName(target.type), nullable: target.type.kind === "pointer", op: e.op, needs: why.needs }, e.opSpan);
+    }
   };
 
   const visitCollection = (e: CollectionExpr, scope: Scope | undefined): void => {
@@ -148,7 +151,7 @@ export function checkAst(ast: Expr, source: string, schema: Type, options: Check
       if (c.kind === "list") [elem, index] = [c.elem, { kind: "int" }];
       else if (c.kind === "map") [elem, index] = [c.value, { kind: "string" }];
       else if (c.kind !== "any" && !target.mayMiss) {
-        report("operator-not-applicable", `${selectorSource(e.selector)} is a ${typeName(target.type)}, not a list or a map; ${e.quantifier} needs one`, e.selector.span);
+        report("operator-not-applicable", { selector: selectorSource(e.selector), type: typeName(target.type), quantifier: e.quantifier }, e.selector.span);
       }
     }
     let inner = scope;
@@ -176,19 +179,6 @@ export function checkAst(ast: Expr, source: string, schema: Type, options: Check
     throw e;
   }
   return errors;
-}
-
-/** Why a match can never evaluate without error on a value of static type `type`, if it cannot (the table's `impossibleOn`). */
-function impossible(e: MatchExpr, type: Type): { code: "operator-not-applicable" | "invalid-literal"; message: string; span?: Span } | undefined {
-  const lit = literalValue(e.value?.text ?? "");
-  const why = impossibleOn(OPERATORS[e.op].base, type, lit);
-  if (why === undefined) return undefined;
-  const sel = selectorSource(e.selector);
-  if (why.problem === "invalid-literal") {
-    return { code: "invalid-literal", message: `${JSON.stringify(lit.text)} is not a valid ${typeName({ kind: why.target })} for ${sel}`, span: e.value?.span };
-  }
-  const what = `${sel} is a ${typeName(type)}${type.kind === "pointer" ? " (or null)" : ""}`;
-  return { code: "operator-not-applicable", message: `${what}; ${e.op} needs ${why.needs}`, span: e.opSpan };
 }
 
 /** The closest candidate to `name` (case-insensitive equality first, then edit distance ≤ 2). */

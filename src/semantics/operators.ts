@@ -3,7 +3,8 @@
  * answer when the selector's last step is a key missing from a map. What each base operation does on
  * each kind of value is the table of `table.ts` (re-exported here), read by every evaluator.
  */
-import { FilterEvaluationError, type EvaluationErrorCode, type Span } from "../errors.js";
+import type { FilterEvaluationError, Span } from "../errors.js";
+import { evaluationError } from "../messages.js";
 import type { Pattern } from "./regex.js";
 import type { MatchOp } from "../syntax/ast.js";
 import { hasRawBytes } from "../syntax/strings.js";
@@ -52,9 +53,6 @@ export interface Site {
   readonly op: MatchOp;
 }
 
-export function evalError(site: Pick<Site, "source" | "span">, code: EvaluationErrorCode, summary: string): FilterEvaluationError {
-  return new FilterEvaluationError(code, summary, site.source, site.span);
-}
 
 /** A literal's text with its conversions to each Go type, computed once. */
 export interface LiteralValue {
@@ -120,28 +118,33 @@ const TARGET_WORDS: Readonly<Record<ConversionFailure["target"], string>> = {
   float: "number",
 };
 
+/** The error of a literal that does not convert to the value's type. */
 export function conversionError(site: Site, f: ConversionFailure): FilterEvaluationError {
-  const why = f.failure === "range" ? "is out of range for" : "is not";
-  return evalError(site, "invalid-literal", `${JSON.stringify(f.text)} ${why} a ${TARGET_WORDS[f.target]}, the type of ${site.selector}`);
+  return evaluationError(site, "invalid-literal", { literal: f.text, outOfRange: f.failure === "range", type: TARGET_WORDS[f.target], selector: site.selector });
 }
 
+/** The error of an invalid pattern reached by a string. */
 export function regexError(site: Pick<Site, "source" | "span">, pattern: Pattern): FilterEvaluationError {
-  return evalError(site, "invalid-regex", `invalid regular expression ${JSON.stringify(pattern.source)}: ${pattern.error}`);
+  return evaluationError(site, "invalid-regex", { pattern: pattern.source, reason: pattern.error! });
+}
+
+/** The error of `any`/`all` over a value of `kind`, which is not a list or a map. */
+export function notACollection(site: Pick<Site, "source" | "span">, selector: string, kind: Kind, quantifier: string): FilterEvaluationError {
+  return evaluationError(site, "not-a-collection", { selector, kind: describeKind(kind), quantifier });
 }
 
 /** The error for a failed step of a selector walk. `parent` is the text of the path before the step. */
 export function stepError(site: Pick<Site, "source" | "span">, parent: string, f: StepFailure): FilterEvaluationError {
-  const where = parent === "" ? "the datum" : parent;
   switch (f.failure) {
     case "missing-key":
-      return evalError(site, "missing-key", `${where} has no key ${JSON.stringify(f.key)}`);
+      return evaluationError(site, "missing-key", { parent, key: f.key });
     case "unknown-field":
-      return evalError(site, "unknown-field", `${JSON.stringify(f.key)} is not a field of ${f.record}${parent ? ` (at ${parent})` : ""}`);
+      return evaluationError(site, "unknown-field", { parent, key: f.key, record: f.record });
     case "index-out-of-range":
-      return evalError(site, "index-out-of-range", `index ${f.index} is out of range for ${where} (length ${f.length})`);
+      return evaluationError(site, "index-out-of-range", { parent, index: f.index, length: f.length });
     case "invalid-index":
-      return evalError(site, "invalid-index", `${JSON.stringify(f.key)} is not a list index for ${where}`);
+      return evaluationError(site, "invalid-index", { parent, key: f.key });
     case "invalid-path":
-      return evalError(site, "invalid-path", `cannot select ${JSON.stringify(f.key)} in ${where}, which is ${describeKind(f.kind)}`);
+      return evaluationError(site, "invalid-path", { parent, key: f.key, kind: describeKind(f.kind) });
   }
 }

@@ -12,7 +12,8 @@ import type { Pattern } from "./regex.js";
 import { typeName, type Type } from "./schema.js";
 import { concrete, isObject, kindOf, typed, type Kind } from "./select.js";
 import { isFailure } from "./values.js";
-import { conversionError, evalError, describeKind, regexError, type LiteralValue, type Site } from "./operators.js";
+import { evaluationError } from "../messages.js";
+import { conversionError, describeKind, regexError, type LiteralValue, type Site } from "./operators.js";
 
 /** A test of one value: true/false, or throws an evaluation error. */
 export type Test = (v: unknown) => boolean;
@@ -200,7 +201,7 @@ function listContains(m: TestInput): Test {
   const entry = OPERATIONS.equal.kinds[elem.kind as Kind];
   const converted = entry?.literal === undefined ? undefined : convert(m.site, m.lit, entry.literal);
   if (entry?.test === undefined) {
-    throw evalError(m.site, "not-comparable", `${m.site.selector} is a list of ${typeName(elemType)}; ${m.site.op} ${OPERATIONS.equal.needs}`);
+    throw evaluationError(m.site, "not-comparable", { selector: m.site.selector, relation: "is a list of", kind: typeName(elemType), op: m.site.op, needs: OPERATIONS.equal.needs });
   }
   const test = entry.test(m, converted);
   if (elem.kind === "string" && elemType.kind === "string") {
@@ -252,7 +253,7 @@ function containsDynamic({ site, lit }: TestInput): Test {
           break;
         }
         default:
-          throw evalError(site, "not-comparable", `${site.selector} holds ${describeKind(kindOf(ANY, e ?? null))}; ${site.op} ${OPERATIONS.equal.needs}`);
+          throw evaluationError(site, "not-comparable", { selector: site.selector, relation: "holds", kind: describeKind(kindOf(ANY, e ?? null)), op: site.op, needs: OPERATIONS.equal.needs });
       }
     }
     return false;
@@ -275,7 +276,7 @@ export function kindTest(base: BaseOp, kind: Kind, m: TestInput): Test {
   const op = OPERATIONS[base];
   const entry = op.kinds[kind];
   const converted = entry?.literal === undefined ? undefined : convert(m.site, m.lit, entry.literal);
-  if (entry?.test === undefined) throw evalError(m.site, op.code, `${m.site.selector} is ${describeKind(kind)}; ${m.site.op} ${op.needs}`);
+  if (entry?.test === undefined) throw evaluationError(m.site, op.code, { selector: m.site.selector, relation: "is", kind: describeKind(kind), op: m.site.op, needs: op.needs });
   return entry.test(m, converted);
 }
 
