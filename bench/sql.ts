@@ -29,7 +29,6 @@ import { compile, filterPage, parseJson, schemas, type Filter } from "../src/ind
 import { generateJobs } from "./jobs.js";
 import { QUERIES } from "./queries.js";
 
-type Row = Record<string, unknown>;
 type PgClient = pg.Client;
 
 const args = process.argv.slice(2);
