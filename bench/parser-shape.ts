@@ -6,16 +6,18 @@
  *     accepts on Node's DEFAULT stack, with and without 2,000 plain frames already on the stack (a
  *     request handler's callers), in three JIT states of the rule-per-level parser:
  *       cold    a fresh process whose first parse is the deep one (a CLI run, a server's first request)
- *       corpus  a fresh process warmed on 2,000 ordinary expressions first (a server in service)
+ *       corpus  a fresh process warmed for 300 ms on ordinary expressions first (a server in service)
  *       hot     this process, after the repeated deep parses of a bisection (the best case)
- *     The project's `parse` is given `{ maxExpressions: Infinity, maxLength: Infinity }` so that only
- *     the parser can stop it; its limit is searched up to a cap.
+ *     and how often the reference's deepest accepted input (1,501 nested collections) parses in
+ *     fresh processes. The project's `parse` is given `{ maxExpressions: Infinity, maxLength:
+ *     Infinity }` so that only the parser can stop it; its limit is searched up to a cap.
+ *     Both parsers must first build the same AST for every input used (checked).
  *  2. speed: µs per expression for Q1–Q6 and for a seeded corpus of 200 logical expressions, both
  *     end to end (`parse(text)`: lexing included) and for the parser alone on pre-lexed tokens (benny,
  *     one run, so the ratios compare like with like).
  * Nothing is saved; a summary table is printed at the end.
  *
- *   npx tsx bench/parser-shape.ts            (about two minutes)
+ *   npx tsx bench/parser-shape.ts            (about a minute and a half)
  *   npx tsx bench/parser-shape.ts --quick    (in-process depths and short samples only: no fresh processes)
  *
  * Run it with the default stack: no --stack-size.
@@ -124,9 +126,9 @@ if (!quick) {
   }
 }
 let probes = 0;
-function probe(construct: Construct, n: number, pre: number, state: "cold" | "corpus"): boolean {
+function probe(construct: Construct, n: number, pre: number, state: "cold" | "corpus", parser: "levels" | "project" = "levels"): boolean {
   probes++;
-  const r = spawnSync(process.execPath, [...probeCommand, construct, String(n), String(pre), state], { encoding: "utf8" });
+  const r = spawnSync(process.execPath, [...probeCommand, parser, construct, String(n), String(pre), state], { encoding: "utf8" });
   if (r.stdout === "ok") return true;
   if (r.stdout === "overflow") return false;
   throw new Error(`probe ${construct} ${n} ${pre} ${state} failed: ${r.stderr || r.stdout}`);
@@ -159,6 +161,10 @@ if (!quick) {
   // A `not` run is a MANY loop: no recursion, checked once in each state with the stack pre-used.
   depths.nots[PRE]!.cold = probe("nots", CAP, PRE, "cold") ? `≥ ${fmt(CAP)}` : `< ${fmt(CAP)}`;
   depths.nots[PRE]!.corpus = probe("nots", CAP, PRE, "corpus") ? `≥ ${fmt(CAP)}` : `< ${fmt(CAP)}`;
+  // The project's parse, cold, with the stack pre-used: its loop keeps the nesting on the heap.
+  for (const c of constructs) {
+    if (!probe(c, CAP, PRE, "cold", "project")) depths[c][PRE]!.project = `< ${fmt(CAP)} cold`;
+  }
   if (probeDir) rmSync(probeDir, { recursive: true, force: true });
 }
 
@@ -178,39 +184,49 @@ const ops = (s: Summary, name: string): number => s.results.find((r) => r.name =
 const options = { minSamples: quick ? 5 : 10, maxTime: quick ? 0.2 : 0.5 };
 const corpusOptions = { minSamples: quick ? 5 : 10, maxTime: quick ? 0.5 : 2 };
 
+// The parser alone: tokens lexed once, outside the timing. The project's parser is reached through
+// parse.ts's shared instance (internal API; left out if it has changed shape).
+type Lexed = { text: string; tokens: ReturnType<typeof lexer.tokenize>["tokens"] };
+const lex = (text: string): Lexed => ({ text, tokens: lexer.tokenize(text).tokens });
+const internal = (await import("../src/syntax/parse.js")) as unknown as { sharedParser?: () => { begin(t: string, k: unknown[], l: unknown): void; filter(): unknown; errors: unknown[] } };
+const limits = { maxDepth: 0, maxMatches: 0 };
+let projectAlone: ((l: Lexed) => void) | undefined;
+try {
+  const p = internal.sharedParser!();
+  projectAlone = ({ text, tokens }) => {
+    p.begin(text, tokens, limits);
+    p.filter();
+    if (p.errors.length > 0) throw new Error(`project parser failed on ${text}`);
+  };
+  for (const q of QUERIES) projectAlone(lex(q.expression));
+} catch (e) {
+  log(`(the project's parser alone is not timed: ${(e as Error).message})`);
+  projectAlone = undefined;
+}
+const levelsAlone = ({ text, tokens }: Lexed) => parseLevelsTokens(text, tokens);
+
 const qSuite = (await b.suite(
-  "Q1–Q6: parse(text)",
-  ...QUERIES.flatMap((q) => [b.add(`${q.id} project`, () => parse(q.expression), options), b.add(`${q.id} levels`, () => parseLevels(q.expression), options)]),
+  "Q1–Q6: parse(text), and the parser alone",
+  ...QUERIES.flatMap((q) => {
+    const l = lex(q.expression);
+    return [
+      b.add(`${q.id} project`, () => parse(q.expression), options),
+      b.add(`${q.id} levels`, () => parseLevels(q.expression), options),
+      ...(projectAlone ? [b.add(`${q.id} project alone`, () => projectAlone!(l), options)] : []),
+      b.add(`${q.id} levels alone`, () => levelsAlone(l), options),
+    ];
+  }),
   b.cycle(),
 )) as unknown as Summary;
 
-// The parser alone: tokens lexed once, outside the timing. The project's parser is reached through
-// parse.ts's shared instance (internal API; skipped if it has changed shape).
-const lexed = corpus.map((text) => ({ text, tokens: lexer.tokenize(text).tokens }));
-const internal = (await import("../src/syntax/parse.js")) as unknown as { sharedParser?: () => { begin(t: string, k: unknown[], l: unknown): void; filter(): unknown; errors: unknown[] } };
-const limits = { maxDepth: 0, maxMatches: 0 };
-let projectParserOnly: (() => void) | undefined;
-try {
-  const p = internal.sharedParser!();
-  projectParserOnly = () => {
-    for (const { text, tokens } of lexed) {
-      p.begin(text, tokens, limits);
-      p.filter();
-      if (p.errors.length > 0) throw new Error(`project parser failed on ${text}`);
-    }
-  };
-  projectParserOnly();
-} catch (e) {
-  log(`(the project's parser alone is not timed: ${(e as Error).message})`);
-  projectParserOnly = undefined;
-}
+const lexed = corpus.map(lex);
 const cSuite = (await b.suite(
   "logical corpus (200 expressions per operation)",
   b.add("project parse", () => corpus.forEach((t) => parse(t)), corpusOptions),
   b.add("project parse, budget off", () => corpus.forEach((t) => parse(t, { maxExpressions: Infinity })), corpusOptions),
   b.add("levels parse", () => corpus.forEach((t) => parseLevels(t)), corpusOptions),
-  ...(projectParserOnly ? [b.add("project parser alone", projectParserOnly, corpusOptions)] : []),
-  b.add("levels parser alone", () => lexed.forEach(({ text, tokens }) => parseLevelsTokens(text, tokens)), corpusOptions),
+  ...(projectAlone ? [b.add("project parser alone", () => lexed.forEach(projectAlone!), corpusOptions)] : []),
+  b.add("levels parser alone", () => lexed.forEach(levelsAlone), corpusOptions),
   b.cycle(),
 )) as unknown as Summary;
 
@@ -219,7 +235,8 @@ const cSuite = (await b.suite(
 
 const us = (s: Summary, name: string, per = 1) => 1e6 / ops(s, name) / per;
 const lines: string[] = ["", "=== parser shape: hand-written loop (project) vs one Chevrotain rule per level (levels) ==="];
-lines.push("deepest nesting that parses (default stack; levels: cold = first parse in a fresh process, corpus = fresh process warmed on ordinary input, hot = after repeated deep parses):");
+lines.push("deepest nesting that parses (default stack; levels: cold = first parse in a fresh process, corpus = fresh process warmed on ordinary input, hot = after repeated deep parses;");
+lines.push(`  project: searched in this process up to ${fmt(CAP)}${quick ? "" : `, and ${fmt(CAP)} checked in a cold process with ${fmt(PRE)} frames pre-used`}):`);
 lines.push(`  ${"construct".padEnd(12)} ${"pre-used".padEnd(9)} ${"reference".padEnd(10)} ${"project".padEnd(10)} ${"levels cold".padEnd(13)} ${"levels corpus".padEnd(14)} levels hot`);
 for (const c of constructs) {
   for (const pre of [0, PRE]) {
@@ -235,18 +252,25 @@ if (Object.keys(atReference).length > 0) {
 }
 lines.push("parse time per expression (µs; ratio levels / project, > 1 means the rule-per-level parser is slower):");
 const ratios: number[] = [];
+const aloneRatios: number[] = [];
 for (const q of QUERIES) {
   const [p, l] = [us(qSuite, `${q.id} project`), us(qSuite, `${q.id} levels`)];
   ratios.push(l / p);
-  lines.push(`  ${q.id}  project ${p.toFixed(2)}  levels ${l.toFixed(2)}  (${(l / p).toFixed(2)}×)`);
+  let alone = "";
+  if (projectAlone) {
+    const [pa, la] = [us(qSuite, `${q.id} project alone`), us(qSuite, `${q.id} levels alone`)];
+    aloneRatios.push(la / pa);
+    alone = `   parser alone: project ${pa.toFixed(2)}  levels ${la.toFixed(2)}  (${(la / pa).toFixed(2)}×)`;
+  }
+  lines.push(`  ${q.id}  parse(text): project ${p.toFixed(2)}  levels ${l.toFixed(2)}  (${(l / p).toFixed(2)}×)${alone}`);
 }
 const geomean = (xs: number[]) => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length);
-lines.push(`  Q1–Q6 geometric mean of the ratios: ${geomean(ratios).toFixed(2)}×`);
+lines.push(`  Q1–Q6 geometric mean of the ratios: parse(text) ${geomean(ratios).toFixed(2)}×${projectAlone ? `, parser alone ${geomean(aloneRatios).toFixed(2)}×` : ""}`);
 const n = corpus.length;
 const [pp, pb, lp] = [us(cSuite, "project parse", n), us(cSuite, "project parse, budget off", n), us(cSuite, "levels parse", n)];
 lines.push(`  corpus, parse(text)       project ${pp.toFixed(2)} (budget off ${pb.toFixed(2)})  levels ${lp.toFixed(2)}  (${(lp / pp).toFixed(2)}×; ${(lp / pb).toFixed(2)}× budget off)`);
 const la = us(cSuite, "levels parser alone", n);
-if (projectParserOnly) {
+if (projectAlone) {
   const pa = us(cSuite, "project parser alone", n);
   lines.push(`  corpus, parser alone      project ${pa.toFixed(2)}  levels ${la.toFixed(2)}  (${(la / pa).toFixed(2)}×)`);
 } else lines.push(`  corpus, parser alone      levels ${la.toFixed(2)}`);
