@@ -17,6 +17,13 @@
  *     one run, so the ratios compare like with like).
  * Nothing is saved; a summary table is printed at the end.
  *
+ * A note on keepNames: tsx compiles with esbuild's keepNames, which wraps every function literal that
+ * gets a name (an object property such as `{ GATE: () => …, DEF: () => … }`, a `const f = () => …`) in
+ * a `__name(…)` call that defines its `name` property each time the literal is evaluated. A Chevrotain
+ * parser that builds its MANY/OPTION/OR definitions inside the rule body therefore runs about twice
+ * as slowly under tsx (and under bench/run.ts) as in the published build (tsup: no keepNames). The
+ * rule-per-level parser here builds them once, like the project's parser, so neither pays for it.
+ *
  *   npx tsx bench/parser-shape.ts            (about a minute and a half)
  *   npx tsx bench/parser-shape.ts --quick    (in-process depths and short samples only: no fresh processes)
  *
