@@ -6,15 +6,23 @@
  *  3. cold compile (parse + check + compile) of a distinct expression each time.
  * Results are written to bench/results/<version>/ as JSON; a summary with the ratios is printed.
  *
- *   npm run bench            (about two minutes)
+ *   npm run bench            (builds dist/, then about two minutes)
  *   npm run bench -- --quick (shorter samples)
  */
 import b from "benny";
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import { compile, parse, schemas } from "../src/index.js";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { generateJobs } from "./jobs.js";
 import { QUERIES } from "./queries.js";
+
+/**
+ * The library under test: the published build (`dist/`, built by `npm run bench`), not the sources
+ * through tsx, whose esbuild `keepNames` slows down every closure created per call (compiles and
+ * checks build many). FILTER_EXPR_BENCH_LIB points at another build, to compare two versions.
+ */
+const LIB = process.env.FILTER_EXPR_BENCH_LIB ?? fileURLToPath(new URL("../dist/index.js", import.meta.url));
+const { compile, parse, schemas } = (await import(pathToFileURL(LIB).href)) as typeof import("../src/index.js");
+console.log(`library: ${LIB}`);
 
 const quick = process.argv.includes("--quick");
 const options = { minSamples: quick ? 5 : 20, maxTime: quick ? 0.5 : 2 };

@@ -69,9 +69,9 @@ export const SYNTAX_MESSAGES = {
   "invalid-string": (f: { readonly reason: string }) => `invalid string literal: ${f.reason}`,
   "invalid-number": (f: { readonly text: string }) =>
     `invalid number literal ${q(f.text)}: a number is an optional "-", "0" or digits not starting with "0", an optional "." and digits, then whitespace, ")" or the end`,
-  "unmatched-parenthesis": (f: { readonly opener: string }) => `expected ")" to close the "(" of ${f.opener}`,
+  "unmatched-parenthesis": (f: { readonly opener: string }) => `expected ")" to close ${f.opener}`,
   "invalid-index": () => 'expected a quoted key after "["',
-  "unclosed-index": (f: { readonly opener: string }) => `expected "]" to close the "[" of ${f.opener}`,
+  "unclosed-index": (f: { readonly opener: string }) => `expected "]" to close ${f.opener}`,
   "invalid-selector": () => 'expected a selector after "in"',
   "input-too-long": (f: { readonly length: number; readonly limit: number }) => `the expression is ${f.length} characters long, more than the limit of ${f.limit}`,
   "nesting-too-deep": (f: { readonly limit?: number }) =>

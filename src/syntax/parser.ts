@@ -15,7 +15,7 @@
  * `errorMessageProvider`) and turned into `FilterSyntaxError` by `parse.ts`.
  */
 import { EmbeddedActionsParser, EOF, MismatchedTokenException, NoViableAltException, tokenMatcher, type IOrAlt, type IToken, type TokenType } from "chevrotain";
-import { lineColumn, type SyntaxErrorCode } from "../errors.js";
+import type { SyntaxErrorCode } from "../errors.js";
 import { syntaxError, type SyntaxFacts } from "../messages.js";
 import type { Binding, Expr, Literal, MatchExpr, MatchOp, Segment, Selector, Span } from "./ast.js";
 import { pointerPath } from "./pointer.js";
@@ -423,11 +423,11 @@ export class FilterParser extends EmbeddedActionsParser {
     const lastOnly = g.ended ? 'an "any" or "all" expression comes last in its group: put it in parentheses to join it with more' : undefined;
     const connectives = g.ended || atEnd ? "" : '"and", "or" or ';
     if (g.kind === "paren") {
-      const opener = openerText(this.source, g.open!.startOffset);
+      const opener = openerText(this.source, g.open!.startOffset, tokenSpan(this.LA(1), this.source).start);
       if (atEnd) this.fail("unmatched-parenthesis", tokenSpan(this.LA(1), this.source), { opener });
-      this.mismatch(`${connectives}")" to close the "(" of ${opener}`, lastOnly);
+      this.mismatch(`${connectives}")" to close ${opener}`, lastOnly);
     }
-    if (g.kind === "collection") this.mismatch(`${connectives}"}" to close the "{" of ${openerText(this.source, g.open!.startOffset)}`, lastOnly);
+    if (g.kind === "collection") this.mismatch(`${connectives}"}" to close ${openerText(this.source, g.head!.start, end(g.open!))}`, lastOnly);
     if (g.kind === "root" && !atEnd) this.mismatch(g.ended ? "the end of the expression" : EXPECTED.filter, lastOnly);
     return closeGroup(st.stack[0]!);
   }
@@ -660,7 +660,7 @@ export class FilterParser extends EmbeddedActionsParser {
     const name = this.ACTION(() => this.stringValue(key));
     this.ACTION(() => {
       if (!this.is(1, T.RBracket)) {
-        this.fail("unclosed-index", tokenSpan(this.LA(1), this.source), { opener: openerText(this.source, open.startOffset) });
+        this.fail("unclosed-index", tokenSpan(this.LA(1), this.source), { opener: openerText(this.source, open.startOffset, tokenSpan(this.LA(1), this.source).start) });
       }
     });
     const close = this.CONSUME(T.RBracket);
@@ -769,9 +769,13 @@ function closeGroup(g: Group): Expr {
  * Where an opening bracket stands, in words, for a message whose own position is elsewhere (a message
  * carries one `L:C`, its own): "column 5", or "line 2, column 5" on a multi-line expression.
  */
-function openerText(source: string, offset: number): string {
-  const { line, column } = lineColumn(source, offset);
-  return source.includes("\n") ? `line ${line}, column ${column}` : `column ${column}`;
+/**
+ * The group an error leaves open, named by its text from `start` up to `end` (a message has one
+ * position, the error's): quoted, on one line, cut at 24 characters.
+ */
+function openerText(source: string, start: number, end: number): string {
+  const line = source.slice(start, end).split(/\r?\n/)[0]!.trimEnd();
+  return JSON.stringify(line.length > 24 ? `${line.slice(0, 24).trimEnd()}…` : line);
 }
 
 /** The span of a token, or the end of the input for EOF. */
