@@ -116,9 +116,14 @@ describe("filter on GET /v1/jobs (typed job list entry)", () => {
   });
 
   it("an evaluation error is a 400 with the message", async () => {
-    const res = await get("/v1/jobs", 'Name matches "["');
+    // Behind an `or`, the invalid pattern fails only where a job reaches it: at evaluation.
+    const res = await get("/v1/jobs", 'Name == "none" or Name matches "["');
     expect(res.status).toBe(400);
     expect(await res.text()).toMatch(/^failed to read result page: .*\[/);
+    // Where every job reaches it, the filter is refused before any is read.
+    const early = await get("/v1/jobs", 'Name matches "["');
+    expect(early.status).toBe(400);
+    expect(await early.text()).toMatch(/^failed to create result paginator: failed to read filter expression: invalid regular expression "\[".* at 1:14$/);
   });
 
   it("an empty filter is no filter", async () => {

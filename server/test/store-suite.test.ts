@@ -101,7 +101,7 @@ describe.each<StoreKind>(["memory", "postgres"])("the %s store", (kind) => {
 
   it.each([
     ["a syntax error", "/v1/jobs", "Name ==", /^failed to create result paginator: failed to read filter expression: .* at 1:/],
-    ["an evaluation error", "/v1/jobs", 'Name matches "["', /^failed to read result page: .*\[/],
+    ["an evaluation error", "/v1/jobs", 'Name == "none" or Name matches "["', /^failed to read result page: .*\[/],
     ["a missing map key", "/v1/deployments", "TaskGroups.api.DesiredTotal == 3", /^failed to read result page: .*api/],
     ["a missing summary key on a later item", "/v1/jobs", "JobSummary.Summary.web.Running == 0", /^failed to read result page: /],
   ])("400 for %s, as a full scan meets it", async (_name, path, filter, message) => {
