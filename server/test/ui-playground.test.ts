@@ -100,9 +100,9 @@ describe("the playground at /ui/", () => {
     await settled(page);
     await page.locator(".cm-content").click();
     await page.keyboard.type('Stauts == "running"');
+    // The lint runs as the text grows: wait for the underline of the whole text, not of a prefix.
     const underline = page.locator(".cm-lintRange-error");
-    await underline.first().waitFor();
-    expect(await underline.first().innerText()).toBe("Stauts");
+    await expect.poll(() => underline.first().innerText()).toBe("Stauts");
     const item = page.locator("#diagnostics li.error");
     await expect.poll(() => item.innerText()).toContain('"Stauts" is not a field of JobListStub; did you mean "Status"?');
     await settled(page, "invalid");
