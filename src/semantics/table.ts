@@ -7,12 +7,12 @@
  * an operator means on a kind. Adding a base operation or a kind is one entry here.
  */
 import type { EvaluationErrorCode } from "../errors.js";
+import { evaluationError } from "../messages.js";
 import { bytesInclude } from "../syntax/strings.js";
 import type { Pattern } from "./regex.js";
 import { typeName, type Type } from "./schema.js";
 import { concrete, isObject, kindOf, typed, type Kind } from "./select.js";
 import { isFailure } from "./values.js";
-import { evaluationError } from "../messages.js";
 import { conversionError, describeKind, regexError, type LiteralValue, type Site } from "./operators.js";
 
 /** A test of one value: true/false, or throws an evaluation error. */
