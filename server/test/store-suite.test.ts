@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AclToken } from "../src/context.js";
 import { serveStore, startPostgres, type PostgresCluster, type StoreKind, type StoreServer } from "./support/postgres.js";
-import { PAGINATION_DEPLOYMENTS, PAGINATION_JOBS, SUFFIX, short } from "./support/scheduler-tables.js";
+import { DEPLOYMENT_PAGES, JOB_PAGES, PAGINATION_DEPLOYMENTS, PAGINATION_JOBS, SUFFIX, short, type PageCase } from "./support/scheduler-tables.js";
 
 const DATACENTERS: Record<string, string[]> = { "job-02": ["dc2"], "job-06": ["dc2"] };
 const JOBS = PAGINATION_JOBS.map(([id, ns, status], i) => ({
@@ -55,18 +55,8 @@ describe.each<StoreKind>(["memory", "postgres"])("the %s store", (kind) => {
     return { status: res.status, ids, next: res.headers.get("x-svc-nexttoken"), index: res.headers.get("x-svc-index"), text };
   }
 
-  it.each([
-    ["first page", "per_page=2", ["job-01", "job-02"], "default.job-04"],
-    ["second page", "per_page=2&next_token=default.job-04", ["job-04", "job-05"], "default.job-06"],
-    ["prefix, second page", "prefix=job&per_page=2&next_token=default.job-04", ["job-04", "job-05"], "default.job-06"],
-    ["prefix without match", "prefix=not-job&per_page=2", [], null],
-    ["token of a missing job", "per_page=1&next_token=default.job-07", ["job-08"], null],
-    ["all namespaces", "namespace=*&per_page=3", ["job-01", "job-02", "job-04"], "default.job-05"],
-    ["all namespaces, last page", "namespace=*&per_page=3&next_token=non-default.job-03", ["job-03", "job-03"], null],
-    ["token from another namespace", "next_token=other.x", [], null],
-    ["reverse", "reverse=true&per_page=2", ["job-08", "job-06"], "default.job-05"],
-    ["reverse, second page", "reverse=true&per_page=2&next_token=default.job-05", ["job-05", "job-04"], "default.job-02"],
-    ["per_page=0 means no limit", "per_page=0", ["job-01", "job-02", "job-04", "job-05", "job-06", "job-08"], null],
+  it.each<PageCase>([
+    ...JOB_PAGES,
     ["filter, all namespaces, paginated", `namespace=*&per_page=2&filter=${encodeURIComponent('Name matches "job-0[123]"')}`, ["job-01", "job-02"], "non-default.job-03"],
     ["filter, one per page", `namespace=*&per_page=1&filter=${encodeURIComponent('Name == "job-03"')}`, ["job-03"], "other.job-03"],
     ["filter on a list", `filter=${encodeURIComponent('"dc2" in Datacenters')}`, ["job-02", "job-06"], null],
@@ -80,16 +70,8 @@ describe.each<StoreKind>(["memory", "postgres"])("the %s store", (kind) => {
     expect(page.index).toBe("1007");
   });
 
-  it.each([
-    ["first page", "per_page=2", ["aaaa1111", "aaaaaa22"], `1003.aaaaaaaa${SUFFIX}`],
-    ["prefix tokens are IDs", "prefix=aaaa&per_page=2", ["aaaa1111", "aaaaaa22"], `aaaaaaaa${SUFFIX}`],
-    ["second page", `per_page=2&next_token=1003.aaaaaaaa${SUFFIX}`, ["aaaaaaaa", "aaaaaabb"], `1005.aaaaaacc${SUFFIX}`],
-    ["prefix, second page", `prefix=aaaa&per_page=2&next_token=aaaaaabb${SUFFIX}`, ["aaaaaabb", "aaaaaacc"], `aaaaaadd${SUFFIX}`],
-    ["all namespaces", `namespace=*&per_page=2&next_token=1002.aaaaaa33${SUFFIX}`, ["aaaaaa33", "aaaaaaaa"], `1004.aaaaaabb${SUFFIX}`],
-    ["CreateIndex compares as a number", `per_page=1&next_token=1007.00000111${SUFFIX}`, ["00000111"], `1009.bbbb1111${SUFFIX}`],
-    ["token of a missing deployment", "per_page=1&next_token=1008.e9522802-0cd8-4b1d-9c9e-ab3d97938371", ["bbbb1111"], null],
-    ["reverse", "namespace=*&reverse=true&per_page=3", ["bbbb1111", "00000111", "aaaaaadd"], `1005.aaaaaacc${SUFFIX}`],
-    ["negative CreateIndex skips everything", "next_token=-5.x", [], null],
+  it.each<PageCase>([
+    ...DEPLOYMENT_PAGES,
     ["a token that is not a number compares as a string", "per_page=2&next_token=1004", ["aaaaaabb", "aaaaaacc"], `1006.aaaaaadd${SUFFIX}`],
   ])("GET /v1/deployments: %s", async (_name, query, expected, next) => {
     const page = await list(`/v1/deployments?${query}`);
