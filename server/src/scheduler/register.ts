@@ -36,35 +36,25 @@ const DEFAULT_PROGRESS_DEADLINE_NS = 600_000_000_000;
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
-function str(o: Obj, key: string, errors: string[], fallback = ""): string {
+/**
+ * `o[key]` when it passes `is`; an absent or null value, or one that fails `is` (recorded in `errors`
+ * as "<key> must be <what>"), gives `fallback`.
+ */
+function field<T>(o: Obj, key: string, errors: string[], is: (v: unknown) => v is T, what: string, fallback: T): T {
   const v = o[key];
   if (v === undefined || v === null) return fallback;
-  if (typeof v !== "string") {
-    errors.push(`${key} must be a string`);
+  if (!is(v)) {
+    errors.push(`${key} must be ${what}`);
     return fallback;
   }
   return v;
 }
 
-function int(o: Obj, key: string, errors: string[], fallback: number): number {
-  const v = o[key];
-  if (v === undefined || v === null) return fallback;
-  if (typeof v !== "number" || !Number.isInteger(v)) {
-    errors.push(`${key} must be an integer`);
-    return fallback;
-  }
-  return v;
-}
-
-function bool(o: Obj, key: string, errors: string[]): boolean {
-  const v = o[key];
-  if (v === undefined || v === null) return false;
-  if (typeof v !== "boolean") {
-    errors.push(`${key} must be a boolean`);
-    return false;
-  }
-  return v;
-}
+const str = (o: Obj, key: string, errors: string[], fallback = ""): string =>
+  field(o, key, errors, (v): v is string => typeof v === "string", "a string", fallback);
+const int = (o: Obj, key: string, errors: string[], fallback: number): number =>
+  field(o, key, errors, (v): v is number => typeof v === "number" && Number.isInteger(v), "an integer", fallback);
+const bool = (o: Obj, key: string, errors: string[]): boolean => field(o, key, errors, (v): v is boolean => typeof v === "boolean", "a boolean", false);
 
 function multiError(errors: string[]): string {
   const n = errors.length;
