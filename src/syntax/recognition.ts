@@ -44,11 +44,15 @@ export function expectedAt(expected: string, actual: IToken, previous: IToken | 
     : syntaxSummary("unexpected-input", { expected, after, found: describeToken(actual), note });
 }
 
+/** No alternative (or no first iteration) of rule `ruleName` fits the next token. */
+const noneFits = ({ actual, previous, ruleName }: { actual: IToken[]; previous: IToken; ruleName: string }): string =>
+  expectedAt(inRule(ruleName), actual[0]!, previous);
+
 /** Chevrotain's recognition errors, in the catalogue's words. */
 export const errorMessageProvider: IParserErrorMessageProvider = {
   buildMismatchTokenMessage: ({ expected, actual, previous, ruleName }) =>
     expectedAt(expected === EOF ? AFTER_EXPRESSION : expected.LABEL ?? inRule(ruleName), actual, previous),
-  buildNoViableAltMessage: ({ actual, previous, ruleName }) => expectedAt(inRule(ruleName), actual[0]!, previous),
-  buildEarlyExitMessage: ({ actual, previous, ruleName }) => expectedAt(inRule(ruleName), actual[0]!, previous),
+  buildNoViableAltMessage: noneFits,
+  buildEarlyExitMessage: noneFits,
   buildNotAllInputParsedMessage: ({ firstRedundant }) => expectedAt(EXPECTED.filter, firstRedundant, undefined),
 };
