@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import type { ServerOptions } from "../context.js";
 import { parseDuration } from "./duration.js";
 import { GossipKeyError, parseGossipKey } from "../agent/gossip/auth.js";
+import { isObj, type Obj } from "../object.js";
 
 /** A configuration file that cannot be used; the message says where and why. */
 export class ConfigError extends Error {}
@@ -29,9 +30,6 @@ export interface ServerConfig {
   /** `server { database = "postgres://…" }` (or env://, file://): the scheduler's state in PostgreSQL, as --database. */
   database?: string;
 }
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** A block given once: HCL-to-JSON gives a one-element list, hand-written JSON an object. */
 function singleBlock(value: unknown, name: string): Obj | undefined {

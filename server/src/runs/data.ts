@@ -1,11 +1,10 @@
 import { DataFileError } from "../scheduler/load.js";
 import type { ApplySpec } from "./build.js";
 import { APPLY_ID_PATTERN, type ExecutionMode, isApplyStatus, type StatusTimestamps, APPLY_STATUSES } from "./model.js";
+import { isObj, type Obj } from "../object.js";
 
 /** A data file error (so the bin reports it like the scheduler's own) about its "applies". */
 export class ApplyDataError extends DataFileError {}
-
-type Obj = Record<string, unknown>;
 
 const TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const AGENT_FIELDS = ["agentId", "agentName", "agentPoolId", "agentPoolName"] as const;
@@ -16,10 +15,6 @@ const COUNT_FIELDS = [
   ["resourceImports", "imports"],
 ] as const;
 const TIMESTAMP_FIELDS = ["queuedAt", "startedAt", "finishedAt"] as const;
-
-function isObject(value: unknown): value is Obj {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function kebab(name: string): string {
   return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
@@ -36,7 +31,7 @@ function field(obj: Obj, camel: string): unknown {
  * given too, in camelCase or kebab-case. Throws ApplyDataError naming the offending entry.
  */
 export function parseDataApplies(data: unknown): ApplySpec[] | undefined {
-  if (!isObject(data) || data["applies"] === undefined) return undefined;
+  if (!isObj(data) || data["applies"] === undefined) return undefined;
   const raw = data["applies"];
   if (!Array.isArray(raw)) throw new ApplyDataError(`data file: "applies" must be an array`);
   const seen = new Set<string>();
@@ -49,7 +44,7 @@ export function parseDataApplies(data: unknown): ApplySpec[] | undefined {
 }
 
 function parseEntry(entry: unknown, where: string): ApplySpec {
-  if (!isObject(entry)) throw new ApplyDataError(`${where}: expected an object`);
+  if (!isObj(entry)) throw new ApplyDataError(`${where}: expected an object`);
   const fail = (msg: string): never => {
     throw new ApplyDataError(`${where}: ${msg}`);
   };
@@ -62,8 +57,8 @@ function parseEntry(entry: unknown, where: string): ApplySpec {
   if (!isApplyStatus(status)) fail(`status must be one of ${APPLY_STATUSES.join(", ")}, got ${JSON.stringify(status)}`);
 
   const details = field(entry, "executionDetails");
-  if (details !== undefined && !isObject(details)) fail("execution-details must be an object");
-  const detailsObj: Obj = isObject(details) ? details : {};
+  if (details !== undefined && !isObj(details)) fail("execution-details must be an object");
+  const detailsObj: Obj = isObj(details) ? details : {};
   const mode = entry["mode"] ?? detailsObj["mode"];
   if (mode !== "remote" && mode !== "agent") fail(`mode must be "remote" or "agent", got ${JSON.stringify(mode)}`);
 
@@ -86,7 +81,7 @@ function parseEntry(entry: unknown, where: string): ApplySpec {
 
   const timestamps = field(entry, "statusTimestamps");
   if (timestamps !== undefined) {
-    if (!isObject(timestamps)) fail("status-timestamps must be an object");
+    if (!isObj(timestamps)) fail("status-timestamps must be an object");
     const parsed: StatusTimestamps = {};
     for (const name of TIMESTAMP_FIELDS) {
       const value = field(timestamps as Obj, name);
@@ -114,7 +109,7 @@ function parseEntry(entry: unknown, where: string): ApplySpec {
   if (versions !== undefined) {
     if (!Array.isArray(versions)) fail("state-versions must be an array of ids");
     spec.stateVersionIds = (versions as unknown[]).map((v, j) => {
-      const vid = isObject(v) ? v["id"] : v;
+      const vid = isObj(v) ? v["id"] : v;
       if (typeof vid !== "string" || vid === "") fail(`state-versions[${j}] must be an id string or {"id": "..."}`);
       return vid as string;
     });
@@ -131,6 +126,6 @@ function parseEntry(entry: unknown, where: string): ApplySpec {
 function parseErroredState(value: unknown, fail: (msg: string) => never): boolean | string {
   if (value === true || value === false || typeof value === "string") return value;
   // A state file is a JSON object; given as one, it is served as its JSON text.
-  if (isObject(value)) return `${JSON.stringify(value, null, 2)}\n`;
+  if (isObj(value)) return `${JSON.stringify(value, null, 2)}\n`;
   return fail(`erroredState must be true, false, or the raw state content (a string or a JSON object), got ${JSON.stringify(value)}`);
 }

@@ -1,11 +1,9 @@
 import type { Snapshot } from "./state.js";
 import type { Deployment, DeploymentState, JobListEntry, JobRecord, JobSummary, TaskGroupSummary } from "./types.js";
+import { isObj, type Obj } from "../object.js";
 
 /** A --data file that does not hold what it should. */
 export class DataFileError extends Error {}
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
 class Reader {
   constructor(

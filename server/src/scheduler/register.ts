@@ -3,6 +3,7 @@ import type { Change, SchedulerState } from "./state.js";
 import { BadRequest } from "./query.js";
 import { JOB_TYPES, TERMINAL_DEPLOYMENT_STATUSES } from "./types.js";
 import type { Deployment, DeploymentState, JobListEntry, JobRecord, TaskGroupSummary } from "./types.js";
+import { isObj, type Obj } from "../object.js";
 
 /** The part of a job definition (`PUT /v1/jobs` body `{"Job": {...}}`) the list entry is made of. */
 export interface JobSpec {
@@ -32,9 +33,6 @@ export interface RegisterResponse {
 }
 
 const DEFAULT_PROGRESS_DEADLINE_NS = 600_000_000_000;
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * `o[key]` when it passes `is`; an absent or null value, or one that fails `is` (recorded in `errors`
