@@ -1,10 +1,13 @@
 /**
- * Regular expressions with RE2 syntax and semantics (Go's `regexp`), matched anywhere in the string
- * unless anchored, in linear time (re2js). A pattern is compiled once per filter; patterns that are a
- * plain literal, optionally anchored, take an exact string fast path.
+ * Regular expressions exactly as the reference's Go `regexp` reads them: Go 1.23's parser
+ * (`re2/parse.ts`, with Go's Unicode 15.0 tables: class names, case folding, limits) decides what a
+ * pattern means and whether it is valid; the meaning, written without flags or class names
+ * (`re2/print.ts`), runs on re2js in linear time, matched anywhere unless anchored. A pattern is
+ * compiled once per filter; a plain literal, optionally anchored, takes an exact string fast path.
  */
 import { RE2JS } from "re2js";
-import { hasRawBytes } from "../syntax/strings.js";
+import { parseRegex, RegexSyntaxError } from "./re2/parse.js";
+import { print } from "./re2/print.js";
 
 /** A compiled pattern: `test` or the reason it does not compile (raised when first used). */
 export interface Pattern {
@@ -20,18 +23,18 @@ const META = /[\\.+*?()|[\]{}^$]/;
 
 /** Compiles an RE2 pattern. Never throws: an invalid pattern reports its error when tested. */
 export function compilePattern(source: string): Pattern {
-  // Go's regexp/syntax reads the pattern rune by rune and fails on a byte that is not UTF-8.
-  if (hasRawBytes(source)) return invalidPattern(source, `invalid UTF-8: \`${source.slice(source.search(/[\udc80-\udcff]/))}\``);
+  let tree;
+  try {
+    tree = parseRegex(source);
+  } catch (e) {
+    if (e instanceof RegexSyntaxError) return invalidPattern(source, e.message);
+    throw e;
+  }
   const literal = literalMatcher(source);
   if (literal) return { source, engine: "literal", error: undefined, test: literal };
   const native = nativeMatcher(source);
   if (native) return { source, engine: "native", error: undefined, test: native };
-  let re: RE2JS;
-  try {
-    re = RE2JS.compile(source);
-  } catch (e) {
-    return invalidPattern(source, e instanceof Error ? e.message.replace(/^error parsing regexp: /, "") : String(e));
-  }
+  const re = RE2JS.compile(print(tree));
   return { source, engine: "re2", error: undefined, test: (s) => re.test(s) };
 }
 

@@ -1,0 +1,3 @@
+module filter-expr/scripts/go-unicode
+
+go 1.23
