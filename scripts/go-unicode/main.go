@@ -1,7 +1,7 @@
-// Writes src/semantics/unicode-data.ts: the Unicode tables of the Go release that builds the scheduler
+// Writes src/unicode/data.ts: the Unicode tables of the Go release that builds the scheduler
 // (its regexp package and the reference's grammar read them), dumped from Go's own `unicode` package.
 //
-//	cd scripts/go-unicode && go run . > ../../src/semantics/unicode-data.ts
+//	cd scripts/go-unicode && go run . > ../../src/unicode/data.ts
 //
 // Run it with the Go release the tables should follow (Go 1.23: Unicode 15.0.0).
 package main
@@ -95,7 +95,7 @@ func main() {
 	w.WriteString("// Each table is a run of numbers (base 32; a digit of \"" + terminal + "\" ends a number, one of\n")
 	w.WriteString("// \"" + continuation + "\" is followed by more), read in pairs: the gap from the end of the previous range,\n")
 	w.WriteString("// then the range's length - 1. Orbits: the gap from the previous orbit's first rune, the orbit's size - 1,\n")
-	w.WriteString("// then the gaps between its members. src/semantics/unicode.ts reads them.\n\n")
+	w.WriteString("// then the gaps between its members. src/unicode/tables.ts reads them.\n\n")
 	fmt.Fprintf(&w, "/** The Unicode version of the tables. */\nexport const UNICODE_VERSION = %q;\n\n", unicode.Version)
 	fmt.Fprintf(&w, "/** The Go release the tables come from. */\nexport const GO_VERSION = %q;\n\n", runtime.Version())
 	tables(&w, "CATEGORIES", "General categories (`unicode.Categories`): \\p{L}, \\p{Lu}, ….", unicode.Categories)

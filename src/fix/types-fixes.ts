@@ -4,7 +4,7 @@
  */
 import type { FilterTypeError } from "../errors.js";
 import type { Expr, MatchExpr } from "../syntax/ast.js";
-import { pointerPath } from "../syntax/pointer.js";
+import { isPointerSegment, pointerPath } from "../syntax/pointer.js";
 import { quote } from "./quote.js";
 import type { Fix } from "./types.js";
 
@@ -40,7 +40,7 @@ function renameFix(text: string, error: FilterTypeError): Fix | undefined {
   if (parts) {
     const escaped = (s: string) => s.replace(/~/g, "~0").replace(/\//g, "~1");
     const i = parts.indexOf(name);
-    if (i < 0 || !/^[\p{L}\p{N}\-_.~:|]+$/u.test(escaped(suggestion))) return undefined;
+    if (i < 0 || !isPointerSegment(escaped(suggestion))) return undefined;
     const next = parts.map((p, j) => escaped(j === i ? suggestion : p));
     return { title, edits: [{ start, end, insert: `"/${next.join("/")}"` }] };
   }

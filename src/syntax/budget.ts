@@ -11,6 +11,7 @@
  * result that would cross the limit is replayed step by step to find where the reference stops. The
  * machine keeps its own stack, so no depth of nesting reaches the JavaScript stack.
  */
+import { inRanges, unicodeGroup } from "../unicode/tables.js";
 import { REFERENCE_RULES } from "./reference-grammar.js";
 
 /** A node of a pigeon grammar table, as transcribed. */
@@ -75,13 +76,12 @@ let machine: Machine | undefined;
 function classTest(n: Extract<PegNode, { t: "class" }>): (cp: number) => boolean {
   const chars = new Set([...n.chars].map((c) => c.codePointAt(0)!));
   const ranges = [...n.ranges].map((c) => c.codePointAt(0)!);
-  const classes = n.classes.map((c) => new RegExp(`^\\p{${c}}$`, "u"));
+  // Go's tables (pigeon's classes are `unicode.Categories`), not JavaScript's.
+  const classes = n.classes.map((c) => unicodeGroup(c)!.table);
   return (cp) => {
     if (chars.has(cp)) return true;
     for (let i = 0; i < ranges.length; i += 2) if (cp >= ranges[i]! && cp <= ranges[i + 1]!) return true;
-    if (classes.length === 0) return false;
-    const s = String.fromCodePoint(cp);
-    return classes.some((re) => re.test(s));
+    return classes.some((table) => inRanges(cp, table));
   };
 }
 

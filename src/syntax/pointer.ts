@@ -1,17 +1,30 @@
 /**
  * Quoted JSON Pointers (`"/a/b/0"`): the reference reads a double-quoted string made only of `/`-led
  * segments of letters, digits and `-_.~:|` as a selector, unescaping `~1` to `/` and `~0` to `~`.
+ * Letters and digits are Go's (`\pL`, `\pN` of Go 1.23's Unicode 15.0 tables), not JavaScript's.
  */
+import { isLetter, isNumber } from "../unicode/tables.js";
 
-const POINTER_SHAPE = /^"(?:\/[\p{L}\p{N}\-_.~:|]+)*"$/u;
+/** Whether `text` is one pointer segment's text (one or more of `[\pL\pN-_.~:|]`), as written. */
+export function isPointerSegment(text: string): boolean {
+  if (text === "") return false;
+  for (const ch of text) {
+    const c = ch.codePointAt(0)!;
+    if (!isLetter(c) && !isNumber(c) && !"-_.~:|".includes(ch)) return false;
+  }
+  return true;
+}
 
 /**
  * The path of a double-quoted token (quotes included) that is shaped like a JSON Pointer, or
  * `undefined`. The empty string `""` is the pointer with the single empty part.
  */
 export function pointerPath(quoted: string): string[] | undefined {
-  if (!POINTER_SHAPE.test(quoted)) return undefined;
-  const body = quoted.slice(2, -1);
+  if (quoted.length < 2 || quoted[0] !== '"' || quoted[quoted.length - 1] !== '"') return undefined;
   if (quoted.length === 2) return [""];
-  return body.split("/").map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const body = quoted.slice(1, -1);
+  if (body[0] !== "/") return undefined;
+  const parts = body.slice(1).split("/");
+  if (!parts.every(isPointerSegment)) return undefined;
+  return parts.map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
 }

@@ -24,7 +24,8 @@ const SIMPLE_ESCAPES: Readonly<Record<string, number>> = {
 };
 
 const utf8 = new TextEncoder();
-const utf8Decoder = new TextDecoder("utf-8");
+// A byte-order mark is text like any other (a default TextDecoder would drop a leading U+FEFF).
+const utf8Decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 function isHex(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);

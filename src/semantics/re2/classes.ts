@@ -3,7 +3,7 @@
  * pairs, folded with Go's `unicode.SimpleFold`. The functions append in place and return the array,
  * as Go's do, so the parser's class arithmetic (and its limits) follow the reference step for step.
  */
-import { MAX_FOLD, MAX_RUNE, MIN_FOLD, simpleFold, type Ranges } from "../unicode.js";
+import { MAX_FOLD, MAX_RUNE, MIN_FOLD, simpleFold, type Ranges } from "../../unicode/tables.js";
 
 /** A class under construction. */
 export type Runes = number[];

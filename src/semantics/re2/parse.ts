@@ -6,7 +6,7 @@
  * literal runs concatenated, alternations factored, freed nodes reused. What it yields is the tree's
  * language; `print.ts` writes it for re2js without flags, names or Unicode class names.
  */
-import { MAX_RUNE, simpleFold, MIN_FOLD, MAX_FOLD, unicodeGroup } from "../unicode.js";
+import { MAX_RUNE, simpleFold, MIN_FOLD, MAX_FOLD, unicodeGroup } from "../../unicode/tables.js";
 import {
   appendClass,
   appendFoldedClass,

@@ -4,7 +4,7 @@
  * case folding expanded with Go's orbits, no flags, no names, no Unicode class names. Only whether a
  * string matches is asked of it, so captures print as plain groups and laziness is dropped.
  */
-import { MAX_RUNE, simpleFold } from "../unicode.js";
+import { MAX_RUNE, simpleFold } from "../../unicode/tables.js";
 import { Flag, Op, type Node } from "./parse.js";
 
 function rune(r: number): string {

@@ -2,9 +2,9 @@
  * The Unicode tables of the Go release that builds the scheduler (Go 1.23: Unicode 15.0.0), not the
  * JavaScript engine's (Node 20's ICU is Unicode 17) nor re2js's: the reference's regular expressions
  * (`\pL`, `\p{Greek}`, `(?i)` folding) and its grammar's letter classes (`[\pL\pN…]` in quoted JSON
- * Pointers) read these. Data in `unicode-data.ts`, generated from Go's own `unicode` package.
+ * Pointers) read these. Data in `data.ts`, generated from Go's own `unicode` package.
  */
-import { CATEGORIES, FOLD_CATEGORIES, FOLD_SCRIPTS, ORBITS, SCRIPTS, UNICODE_VERSION } from "./unicode-data.js";
+import { CATEGORIES, FOLD_CATEGORIES, FOLD_SCRIPTS, ORBITS, SCRIPTS, UNICODE_VERSION } from "./data.js";
 
 export { UNICODE_VERSION };
 

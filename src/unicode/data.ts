@@ -2,7 +2,7 @@
 // Each table is a run of numbers (base 32; a digit of "0123456789abcdefghijklmnopqrstuv" ends a number, one of
 // "ABCDEFGHIJKLMNOPQRSTUVWXYZ!#$%&*" is followed by more), read in pairs: the gap from the end of the previous range,
 // then the range's length - 1. Orbits: the gap from the previous orbit's first rune, the orbit's size - 1,
-// then the gaps between its members. src/semantics/unicode.ts reads them.
+// then the gaps between its members. src/unicode/tables.ts reads them.
 
 /** The Unicode version of the tables. */
 export const UNICODE_VERSION = "15.0.0";
