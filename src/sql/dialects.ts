@@ -7,7 +7,7 @@
  * - SQLite: the column holds JSON text; a path is a bound `$."key"[0]` path for `json_type` and
  *   `json_extract`, elements come from `json_each`.
  */
-import { and, atom, caseWhen, FALSE, or, param, TRUE, type Cond, type Frag, type Placeholders } from "./sql.js";
+import { and, atom, caseWhen, embed, FALSE, not, or, param, TRUE, type Cond, type Frag, type Placeholders } from "./sql.js";
 
 /** The JSON types as the data has them. */
 export type JsonKind = "string" | "number" | "boolean" | "null" | "array" | "object";
@@ -36,6 +36,8 @@ export interface NumberTest {
 export interface Dialect {
   readonly name: "postgres" | "sqlite";
   readonly placeholders: Placeholders;
+  /** The most bound values a statement may hold. */
+  readonly maxParams: number;
   /** Whether this text can be bound as a parameter (well-formed, and no NUL on PostgreSQL). */
   canBind(text: string): boolean;
   /** The value exists (the path reaches something, JSON null included). */
@@ -54,12 +56,16 @@ export interface Dialect {
   longerThan(ref: Ref, n: number): Cond;
   /** The value is the JSON string `s`. */
   strEq(ref: Ref, s: string): Cond;
+  /** The value is one of the JSON strings `ss` (one membership test, however many). */
+  strIn(ref: Ref, ss: readonly string[]): Cond;
   /** The value is a string containing `s`, starting or ending with it. */
   strHas(ref: Ref, s: string, where: "anywhere" | "start" | "end"): Cond;
   /** The value is the JSON bool `b`. */
   boolIs(ref: Ref, b: boolean): Cond;
-  /** The value is a number whose float64 reading equals `v` (finite, not NaN). */
+  /** The value is a number whose float64 reading equals `v` (not NaN). */
   numEq(ref: Ref, v: number): NumberTest;
+  /** The value is a number whose float64 reading equals one of `vs` (none NaN). */
+  numIn(ref: Ref, vs: readonly number[]): NumberTest;
   /** The value is a number equal to the integer `v` with `|v| ≥ 2^53` (exactly, or by float64 reading). */
   bigIntEq(ref: Ref, v: bigint): NumberTest;
   /** The value is `[]` / `{}`. */
@@ -107,18 +113,24 @@ export function postgres(column: string): Dialect {
   const isString = (ref: Ref) => typeIs(ref, ["string"]);
   const textParam = (s: string) => param(s, "text");
   const inRange = (ref: Ref): Cond => atom("abs((", ...x(ref), ")::numeric) BETWEEN 1e-307 AND 1e308 OR (", ...x(ref), ")::numeric = 0");
-  const floatEq = (ref: Ref, v: number): NumberTest => {
-    const cmp = atom("(", ...x(ref), ")::float8 = ", param(String(v), "float8"));
+  const floatIn = (ref: Ref, vs: readonly number[]): NumberTest => {
+    const cmp =
+      vs.length === 1
+        ? atom("(", ...x(ref), ")::float8 = ", param(String(vs[0]), "float8"))
+        : atom("(", ...x(ref), ")::float8 = ANY(", param(vs.map(String), "float8[]"), ")");
     // Outside the guarded range a number reads as a double far from any v with 1e-300 ≤ |v| ≤ 1e300.
-    const far = Math.abs(v) >= 1e-300 && Math.abs(v) <= 1e300;
+    const far = vs.every((v) => Math.abs(v) >= 1e-300 && Math.abs(v) <= 1e300);
     return {
       u: caseWhen(typeIs(ref, ["number"]), caseWhen(inRange(ref), cmp, far ? FALSE : TRUE), FALSE),
       l: caseWhen(typeIs(ref, ["number"]), caseWhen(inRange(ref), cmp, FALSE), FALSE),
     };
   };
+  const floatEq = (ref: Ref, v: number): NumberTest => floatIn(ref, [v]);
+  const strEq = (ref: Ref, s: string): Cond => and(atom(...text(ref), " = ", textParam(s)), isString(ref));
   return {
     name: "postgres",
     placeholders: "numbered",
+    maxParams: 65_535,
     exists: (ref) => (stepsOf(ref).length === 0 ? TRUE : atom(...x(ref), " IS NOT NULL")),
     // `#>` takes a key that reads as an integer as an index into an array.
     keyImpliesObject: (key) => !/^\s*[+-]?\d/.test(key),
@@ -133,7 +145,8 @@ export function postgres(column: string): Dialect {
         : caseWhen(typeIs(ref, ["array"]), atom("jsonb_array_length(", ...x(ref), ") > ", param(String(n), "int")), FALSE),
     // The comparison comes first so that an expression index on `col #>> '{...}'` can serve it; the
     // type test makes the conjunction NULL-free (a missing value fails it).
-    strEq: (ref, s) => and(atom(...text(ref), " = ", textParam(s)), isString(ref)),
+    strEq,
+    strIn: (ref, ss) => (ss.length === 1 ? strEq(ref, ss[0]!) : and(atom(...text(ref), " = ANY(", param([...ss], "text[]"), ")"), isString(ref))),
     strHas: (ref, s, where) => {
       if (s === "") return isString(ref);
       if (where === "anywhere") return and(atom("strpos(", ...text(ref), ", ", textParam(s), ") > 0"), isString(ref));
@@ -142,6 +155,7 @@ export function postgres(column: string): Dialect {
     },
     boolIs: (ref, b) => atom("COALESCE(", ...x(ref), b ? " = 'true'::jsonb" : " = 'false'::jsonb", ", FALSE)"),
     numEq: floatEq,
+    numIn: floatIn,
     bigIntEq: (ref, v) => {
       // The re-check reads the column back as text: an integer there beyond 2^53 - 1 becomes an exact
       // bigint (parseJson), any other number a double.
@@ -156,13 +170,12 @@ export function postgres(column: string): Dialect {
     isEmptyObject: (ref) => atom("COALESCE(", ...x(ref), " = '{}'::jsonb, FALSE)"),
     someElement: (ref, pred) => {
       if (pred.k === "const" && !pred.v) return FALSE;
-      const inner = renderInline(pred);
-      return caseWhen(typeIs(ref, ["array"]), atom("EXISTS (SELECT 1 FROM jsonb_array_elements(", ...x(ref), ") AS e(fe_v) WHERE ", ...inner, ")"), FALSE);
+      return caseWhen(typeIs(ref, ["array"]), atom("EXISTS (SELECT 1 FROM jsonb_array_elements(", ...x(ref), ") AS e(fe_v) WHERE ", embed(pred), ")"), FALSE);
     },
     someMember: (ref, kind, alias, pred) => {
       if (pred.k === "const" && !pred.v) return FALSE;
       const from = kind === "list" ? ["jsonb_array_elements(", ...x(ref), `) AS ${alias}(fe_v)`] : ["jsonb_each(", ...x(ref), `) AS ${alias}(fe_k, fe_v)`];
-      return caseWhen(typeIs(ref, [kind === "list" ? "array" : "object"]), atom("EXISTS (SELECT 1 FROM ", ...from, " WHERE ", ...renderInline(pred), ")"), FALSE);
+      return caseWhen(typeIs(ref, [kind === "list" ? "array" : "object"]), atom("EXISTS (SELECT 1 FROM ", ...from, " WHERE ", embed(pred), ")"), FALSE);
     },
     arrayHasString: (ref, s) => {
       if (ref.base === "column" && ref.steps.every((st) => "key" in st)) {
@@ -210,6 +223,7 @@ export function sqlite(column: string, options: { regexFunction?: string } = {})
   const dialect: Dialect = {
     name: "sqlite",
     placeholders: "positional",
+    maxParams: 32_766,
     exists: (ref) => (whole(ref) || (ref.base === "column" && ref.steps.length === 0) ? TRUE : atom(...type(ref), " IS NOT NULL")),
     // `."key"` only steps into objects, `[i]` only into arrays.
     keyImpliesObject: () => true,
@@ -221,6 +235,8 @@ export function sqlite(column: string, options: { regexFunction?: string } = {})
     hasKey: (ref, key) => atom("EXISTS (SELECT 1 FROM json_each(", ...container(ref), ") AS k WHERE k.key = ", param(key), ")"),
     longerThan: (ref, n) => atom("COALESCE(json_array_length(", ...container(ref), ") > ", param(n), ", FALSE)"),
     strEq: (ref, s) => and(isText(ref), atom(...value(ref), " = ", param(s))),
+    strIn: (ref, ss) =>
+      ss.length === 1 ? dialect.strEq(ref, ss[0]!) : and(isText(ref), atom(...value(ref), " IN (SELECT value FROM json_each(", param(JSON.stringify(ss)), "))")),
     strHas: (ref, s, where) => {
       if (s === "") return isText(ref);
       const v = value(ref);
@@ -245,15 +261,33 @@ export function sqlite(column: string, options: { regexFunction?: string } = {})
       const exact = atom("COALESCE(", ...type(ref), ", '') = 'integer' AND CAST(", ...value(ref), " AS TEXT) = ", param(String(v)));
       return { u: or(exact, f.u), l: exact };
     },
+    numIn: (ref, vs) => {
+      const finite = vs.filter((v) => Number.isFinite(v));
+      const parts = vs.filter((v) => !Number.isFinite(v)).map((v) => dialect.numEq(ref, v));
+      if (finite.length === 1) parts.push(dialect.numEq(ref, finite[0]!));
+      else if (finite.length > 1) {
+        // An integer within ±2^53 reads alike in SQLite and JavaScript: exact membership. Any other
+        // number: within the tolerance band (numEq) of the smallest to that of the largest.
+        const ints = finite.filter((v) => Number.isInteger(v) && Math.abs(v) < TWO_53);
+        const exactInt = ints.length === 0 ? FALSE : atom("COALESCE(", ...type(ref), ", '') = 'integer' AND ", ...value(ref), " IN (SELECT value FROM json_each(", param(JSON.stringify(ints)), "))");
+        const smallInt = atom("COALESCE(", ...type(ref), ", '') = 'integer' AND abs(", ...value(ref), ") < 9007199254740992");
+        const lo = finite.reduce((a, b) => Math.min(a, b));
+        const hi = finite.reduce((a, b) => Math.max(a, b));
+        const tol = (v: number) => Math.abs(v) * 1e-14 + 1e-300;
+        const band = atom(...value(ref), " BETWEEN ", ...real(lo - tol(lo)), " AND ", ...real(hi + tol(hi)));
+        parts.push({ u: and(typeIs(ref, ["number"]), or(exactInt, and(not(smallInt), band))), l: exactInt });
+      }
+      return { u: or(...parts.map((p) => p.u)), l: or(...parts.map((p) => p.l)) };
+    },
     isEmptyArray: (ref) => and(typeIs(ref, ["array"]), atom("COALESCE(json_array_length(", ...container(ref), ") = 0, FALSE)")),
     isEmptyObject: (ref) => and(typeIs(ref, ["object"]), atom("NOT EXISTS (SELECT 1 FROM json_each(", ...container(ref), "))")),
     someElement: (ref, pred) => {
       if (pred.k === "const" && !pred.v) return FALSE;
-      return and(typeIs(ref, ["array"]), atom("EXISTS (SELECT 1 FROM json_each(", ...container(ref), ") AS e WHERE ", ...renderInline(pred), ")"));
+      return and(typeIs(ref, ["array"]), atom("EXISTS (SELECT 1 FROM json_each(", ...container(ref), ") AS e WHERE ", embed(pred), ")"));
     },
     someMember: (ref, kind, name, pred) => {
       if (pred.k === "const" && !pred.v) return FALSE;
-      return and(typeIs(ref, [kind === "list" ? "array" : "object"]), atom("EXISTS (SELECT 1 FROM json_each(", ...container(ref), `) AS ${name} WHERE `, ...renderInline(pred), ")"));
+      return and(typeIs(ref, [kind === "list" ? "array" : "object"]), atom("EXISTS (SELECT 1 FROM json_each(", ...container(ref), `) AS ${name} WHERE `, embed(pred), ")"));
     },
     arrayHasString: (ref, s) => dialect.someElement(ref, dialect.strEq({ base: "element" }, s)),
   };
@@ -262,44 +296,4 @@ export function sqlite(column: string, options: { regexFunction?: string } = {})
     dialect.regex = (ref, pattern) => and(isText(ref), atom(fn, "(", param(pattern), ", ", ...value(ref), ") = 1"));
   }
   return dialect;
-}
-
-/** A condition as a fragment, to embed in a subquery (its parameters stay parameters). */
-function renderInline(c: Cond): Frag {
-  const out: (string | { value: unknown; cast?: string })[] = [];
-  const emit = (x: Cond): void => {
-    switch (x.k) {
-      case "const":
-        out.push(x.v ? "TRUE" : "FALSE");
-        return;
-      case "atom":
-        out.push("(", ...x.f, ")");
-        return;
-      case "not":
-        out.push("NOT (");
-        emit(x.x);
-        out.push(")");
-        return;
-      case "and":
-      case "or":
-        out.push("(");
-        x.xs.forEach((y, i) => {
-          if (i > 0) out.push(x.k === "and" ? " AND " : " OR ");
-          emit(y);
-        });
-        out.push(")");
-        return;
-      case "case":
-        out.push("(CASE WHEN ");
-        emit(x.w);
-        out.push(" THEN ");
-        emit(x.a);
-        out.push(" ELSE ");
-        emit(x.b);
-        out.push(" END)");
-        return;
-    }
-  };
-  emit(c);
-  return out;
 }

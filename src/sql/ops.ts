@@ -9,7 +9,7 @@ import { concrete, type Kind } from "../semantics/select.js";
 import { isFailure } from "../semantics/values.js";
 import type { Dialect, Ref } from "./dialects.js";
 import type { KindCase } from "./path.js";
-import { between, constant, ERROR, exactly, UNKNOWN, type Triple } from "./predicates.js";
+import { between, chain, constant, ERROR, exactly, loose, UNKNOWN, type Triple } from "./predicates.js";
 import { and, FALSE, not, or, TRUE, type Cond } from "./sql.js";
 
 const TWO_53 = 2n ** 53n;
@@ -24,18 +24,8 @@ const NO_SITE: Site = { source: "", span: { start: 0, end: 0 }, selector: "", op
  * (`semantics/table.ts`); only the SQL text per kind is written here.
  */
 export function operate(base: BaseOp, c: KindCase, lit: LiteralValue, pattern: Pattern | undefined, d: Dialect): Triple {
-  const entry = OPERATIONS[base].kinds[c.kind];
-  if (entry?.literal !== undefined && isFailure(lit[entry.literal])) return ERROR;
-  if (entry?.test === undefined) return ERROR;
-  let test: (v: unknown) => boolean;
-  try {
-    // Building fails for every value of the kind (elements that do not compare, an invalid pattern).
-    test = kindTest(base, c.kind, { site: NO_SITE, type: c.type, lit, pattern });
-  } catch {
-    return ERROR;
-  }
-  // The table's tests read `undefined` as the kind's zero value.
-  if (c.zero) return constant(test(undefined));
+  const fixed = settled(base, c, lit, pattern);
+  if (fixed !== undefined) return fixed;
   switch (base) {
     case "equal":
       return equal(c, lit, d);
@@ -51,6 +41,62 @@ export function operate(base: BaseOp, c: KindCase, lit: LiteralValue, pattern: P
       // A base operation with no SQL of its own: any row may match or fail (the evaluator decides).
       return UNKNOWN;
   }
+}
+
+/**
+ * The answer of the operator table alone, when it settles the case: an error (the kind is not
+ * accepted, the literal does not convert, the test cannot be built) or the answer on the kind's zero
+ * value. Undefined when the SQL must look at the value.
+ */
+function settled(base: BaseOp, c: KindCase, lit: LiteralValue, pattern: Pattern | undefined): Triple | undefined {
+  const entry = OPERATIONS[base].kinds[c.kind];
+  if (entry?.literal !== undefined && isFailure(lit[entry.literal])) return ERROR;
+  if (entry?.test === undefined) return ERROR;
+  let test: (v: unknown) => boolean;
+  try {
+    // Building fails for every value of the kind (elements that do not compare, an invalid pattern).
+    test = kindTest(base, c.kind, { site: NO_SITE, type: c.type, lit, pattern });
+  } catch {
+    return ERROR;
+  }
+  // The table's tests read `undefined` as the kind's zero value.
+  return c.zero ? constant(test(undefined)) : undefined;
+}
+
+/**
+ * `S == v1 or S == v2 or …` on one kind case: the terms in order up to the first that fails on this
+ * kind (after it the chain is an error, or true where a term before it is). The strings compared
+ * become one membership test (`= ANY`, `IN`), and so do the numbers a double holds exactly.
+ */
+export function equalAny(c: KindCase, lits: readonly LiteralValue[], d: Dialect): Triple {
+  const terms: Triple[] = [];
+  const strings = new Set<string>();
+  const numbers = new Set<number>();
+  let failed = false;
+  for (const lit of lits) {
+    const fixed = settled("equal", c, lit, undefined);
+    if (fixed === ERROR) {
+      failed = true;
+      break;
+    }
+    if (fixed !== undefined) terms.push(fixed);
+    else if (c.kind === "string" && d.canBind(lit.text)) strings.add(lit.text);
+    else if (c.kind === "int" || c.kind === "uint" || c.kind === "float") {
+      const v = lit[c.kind];
+      if (isFailure(v)) throw new Error("unreachable: a failed conversion is settled");
+      if (typeof v === "number" ? !Number.isNaN(v) : v < TWO_53 && v > -TWO_53) numbers.add(Number(v));
+      else terms.push(equal(c, lit, d));
+    } else terms.push(equal(c, lit, d));
+  }
+  if (failed && terms.length === 0 && strings.size === 0 && numbers.size === 0) return ERROR;
+  if (strings.size > 0) terms.push(exactly(d.strIn(c.ref, [...strings])));
+  if (numbers.size > 0) {
+    const t = d.numIn(c.ref, [...numbers]);
+    terms.push(between(t.u, t.l));
+  }
+  // Terms that cannot fail: their order does not matter.
+  const t = chain("or", terms);
+  return failed ? chain("or", [t, UNKNOWN]) : t;
 }
 
 /**
@@ -94,28 +140,31 @@ function equal(c: KindCase, lit: LiteralValue, d: Dialect): Triple {
 }
 
 /** The element test of a typed list (the `equal` entries of the operator table, `semantics/table.ts`), over the element `e`. */
-function typedElement(kind: Kind, lit: LiteralValue, d: Dialect): Triple | { u: Cond; l: Cond } {
+function typedElement(kind: Kind, lit: LiteralValue, d: Dialect): "error" | { u: Cond; l: Cond } {
   switch (kind) {
-    case "string":
+    case "string": {
       if (!d.canBind(lit.text)) return { u: TRUE, l: FALSE };
       // A non-string element reads as "".
-      return exactly(lit.text === "" ? or(not(d.typeIs(ELEMENT, ["string"])), d.strEq(ELEMENT, "")) : d.strEq(ELEMENT, lit.text));
+      const c = lit.text === "" ? or(not(d.typeIs(ELEMENT, ["string"])), d.strEq(ELEMENT, "")) : d.strEq(ELEMENT, lit.text);
+      return { u: c, l: c };
+    }
     case "int":
     case "uint":
     case "float": {
       const v = kind === "float" ? lit.float : lit[kind];
-      if (isFailure(v)) return ERROR;
+      if (isFailure(v)) return "error";
       const t = numberEquals(ELEMENT, v, d);
       const zero = v === 0 || v === 0n ? not(d.typeIs(ELEMENT, ["number"])) : FALSE;
       return { u: or(t.u, zero), l: or(t.l, zero) };
     }
     case "bool": {
       const v = lit.bool;
-      if (isFailure(v)) return ERROR;
-      return exactly(v ? d.boolIs(ELEMENT, true) : not(d.boolIs(ELEMENT, true)));
+      if (isFailure(v)) return "error";
+      const c = v ? d.boolIs(ELEMENT, true) : not(d.boolIs(ELEMENT, true));
+      return { u: c, l: c };
     }
     default:
-      return ERROR;
+      return "error";
   }
 }
 
@@ -131,7 +180,7 @@ function contains(c: KindCase, lit: LiteralValue, d: Dialect): Triple {
       if (elemType.kind === "any") return dynamicContains(c.ref, lit, d);
       if (elemType.kind === "pointer") return UNKNOWN;
       const test = typedElement(elemType.kind, lit, d);
-      if ("e" in test && test.e !== FALSE) return test; // the literal does not convert, or the elements do not compare
+      if (test === "error") return ERROR; // the literal does not convert, or the elements do not compare
       if (elemType.kind === "string" && lit.text !== "" && d.canBind(lit.text)) return exactly(d.arrayHasString(c.ref, lit.text));
       return between(d.someElement(c.ref, test.u), d.someElement(c.ref, test.l));
     }
@@ -173,12 +222,7 @@ function dynamicContains(ref: Ref, lit: LiteralValue, d: Dialect): Triple {
     l.push(t);
   }
   const anyBad = d.someElement(ref, or(...bad));
-  return {
-    u: or(d.someElement(ref, or(...u)), anyBad),
-    l: and(d.someElement(ref, or(...l)), not(anyBad)),
-    e: anyBad,
-    tight: false,
-  };
+  return loose(or(d.someElement(ref, or(...u)), anyBad), and(d.someElement(ref, or(...l)), not(anyBad)), anyBad);
 }
 
 function empty(c: KindCase, d: Dialect): Triple {

@@ -1,122 +1,294 @@
 /**
- * A tiny builder of NULL-free SQL conditions: constants fold, `and`/`or` flatten, and rendering
- * numbers the bound values in the dialect's placeholder style. Every atom is a NULL-free boolean SQL
- * fragment whose variable parts are bound values, never text spliced from the expression.
+ * A tiny builder of NULL-free SQL conditions: constants fold, `and`/`or` flatten and drop repeated
+ * parts, and rendering numbers the bound values in the dialect's placeholder style. Every atom is a
+ * NULL-free boolean SQL fragment whose variable parts are bound values, never text spliced from the
+ * expression.
+ *
+ * Each condition knows its size (rendered nodes), its depth (an upper bound of the nesting an engine
+ * sees, see `junctionHeight`) and a structural hash, all kept at construction in O(1) per child, so
+ * that building, bounding and deduplicating stay linear; rendering is iterative (no recursion).
  */
 
-/** A bound value, with an optional PostgreSQL cast (`$1::text[]`). */
+/** A bound value, with an optional PostgreSQL cast (`$1::text[]`); `key` is its identity. */
 export interface Param {
   readonly value: unknown;
   readonly cast?: string;
+  readonly key: string;
 }
 
-/** SQL text pieces and bound values, in order. */
-export type Frag = readonly (string | Param)[];
+/** A condition written inside an atom (the `WHERE` of a subquery), rendered in place. */
+export interface Embed {
+  readonly embed: Cond;
+}
+
+/** SQL text pieces, bound values and embedded conditions, in order. */
+export type Frag = readonly (string | Param | Embed)[];
+
+interface Measures {
+  /** Rendered nodes (a bound value counts 2). */
+  readonly size: number;
+  /** An upper bound of the expression height an engine sees (SQLite counts a chain `a OR b OR c` as 3). */
+  readonly depth: number;
+  /** Structural hash (equal conditions have equal hashes). */
+  readonly h: number;
+}
 
 /** A NULL-free SQL condition. */
-export type Cond =
-  | { readonly k: "const"; readonly v: boolean }
-  | { readonly k: "atom"; readonly f: Frag; readonly size: number }
-  | { readonly k: "not"; readonly x: Cond; readonly size: number }
-  | { readonly k: "and" | "or"; readonly xs: readonly Cond[]; readonly size: number }
-  /** `CASE WHEN w THEN a ELSE b END`: evaluates `a` only where `w` holds (guards casts). */
-  | { readonly k: "case"; readonly w: Cond; readonly a: Cond; readonly b: Cond; readonly size: number };
+export type Cond = Measures &
+  (
+    | { readonly k: "const"; readonly v: boolean }
+    | { readonly k: "atom"; readonly f: Frag }
+    | { readonly k: "not"; readonly x: Cond }
+    | { readonly k: "and" | "or"; readonly xs: readonly Cond[] }
+    /** `CASE WHEN w THEN a ELSE b END`: evaluates `a` only where `w` holds (guards casts). */
+    | { readonly k: "case"; readonly w: Cond; readonly a: Cond; readonly b: Cond }
+  );
 
-export const TRUE: Cond = { k: "const", v: true };
-export const FALSE: Cond = { k: "const", v: false };
+export const TRUE: Cond = { k: "const", v: true, size: 1, depth: 1, h: 0x5bd1e995 };
+export const FALSE: Cond = { k: "const", v: false, size: 1, depth: 1, h: 0x1b873593 };
 
-export function param(value: unknown, cast?: string): Param {
-  return cast === undefined ? { value } : { value, cast };
+/**
+ * Children of a junction rendered per group: a longer `AND`/`OR` chain is written as parenthesised
+ * groups of at most this many, so that SQLite (which nests a chain of n terms n deep and refuses
+ * expressions deeper than 1,000) sees a tree of logarithmic height.
+ */
+export const CHUNK = 16;
+
+/** Depth added by an embedded condition (a subquery): SQLite adds about 30 per nested `EXISTS` (measured). */
+const EMBED_DEPTH = 32;
+
+/** The height of a junction of `n` parts as rendered (in groups of `CHUNK`), over its deepest part. */
+export function junctionHeight(n: number): number {
+  let h = 0;
+  while (n > CHUNK) {
+    h += CHUNK;
+    n = Math.ceil(n / CHUNK);
+  }
+  return h + n;
 }
 
-function sizeOf(c: Cond): number {
-  return c.k === "const" ? 1 : c.size;
+export function param(value: unknown, cast?: string): Param {
+  const key = `${cast ?? ""}:${valueKey(value)}`;
+  return cast === undefined ? { value, key } : { value, cast, key };
+}
+
+/** A bound value's identity (values are JSON-like: strings, numbers, bigints, arrays of strings). */
+function valueKey(v: unknown): string {
+  if (typeof v === "string") return `s${v}`;
+  if (typeof v === "number") return `n${v}`;
+  if (Array.isArray(v) && v.every((x) => typeof x === "string")) return `a${v.map((x: string) => `${x.length}:${x}`).join("")}`;
+  return `j${JSON.stringify(v, (_k, x: unknown) => (typeof x === "bigint" ? `${x}n` : x))}`;
+}
+
+export function embed(c: Cond): Embed {
+  return { embed: c };
+}
+
+function isParam(p: Param | Embed): p is Param {
+  return "value" in p;
+}
+
+// Hashing: FNV-1a over UTF-16 units, combined with a multiplicative mix.
+function hashString(s: string, h = 0x811c9dc5): number {
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+function mix(h: number, x: number): number {
+  return (Math.imul(h ^ x, 0x9e3779b1) + 0x7f4a7c15) >>> 0;
+}
+
+/** A string's hash from at most 64 of its characters (equal strings hash alike; `same` compares them whole). */
+function hashSample(s: string): number {
+  return s.length <= 64 ? hashString(s) : hashString(s.slice(-16), mix(hashString(s.slice(0, 48)), s.length));
+}
+
+/** The SQL text pieces are the dialects' own, few and repeated: their hash and "(" count are kept. */
+const PIECES = new Map<string, { readonly h: number; readonly parens: number }>();
+
+function piece(s: string): { readonly h: number; readonly parens: number } {
+  let info = PIECES.get(s);
+  if (info === undefined) {
+    let parens = 0;
+    for (let i = s.indexOf("("); i >= 0; i = s.indexOf("(", i + 1)) parens++;
+    info = { h: hashSample(s), parens };
+    if (PIECES.size >= 4096) PIECES.clear();
+    PIECES.set(s, info);
+  }
+  return info;
 }
 
 /** A NULL-free boolean fragment (the caller guarantees it is never NULL). */
 export function atom(...f: Frag): Cond {
   let size = 1;
-  for (const p of f) size += typeof p === "string" ? 1 : 2;
-  return { k: "atom", f, size };
+  let parens = 0;
+  let inner = 0;
+  let h = 0x2545f491;
+  for (const p of f) {
+    if (typeof p === "string") {
+      const info = piece(p);
+      size += 1;
+      parens += info.parens;
+      h = mix(h, info.h);
+    } else if (isParam(p)) {
+      size += 2;
+      h = mix(h, hashSample(p.key) ^ 0x3c6ef372);
+    } else {
+      size += p.embed.size;
+      inner = Math.max(inner, p.embed.depth + EMBED_DEPTH);
+      h = mix(h, p.embed.h);
+    }
+  }
+  return { k: "atom", f, size, depth: 1 + parens + inner, h };
 }
 
 export function not(x: Cond): Cond {
   if (x.k === "const") return x.v ? FALSE : TRUE;
   if (x.k === "not") return x.x;
-  return { k: "not", x, size: sizeOf(x) + 1 };
+  return { k: "not", x, size: x.size + 1, depth: x.depth + 1, h: mix(0x68e31da4, x.h) };
 }
+
+/** Up to this many parts, repeated parts are found by a scan; beyond it, by hash. */
+const SCAN = 8;
 
 function junction(k: "and" | "or", parts: readonly Cond[]): Cond {
   const unit = k === "and"; // TRUE for and, FALSE for or
   const xs: Cond[] = [];
+  let byHash: Map<number, Cond[]> | undefined;
   const add = (p: Cond) => {
-    if (!xs.some((x) => same(x, p))) xs.push(p);
+    if (byHash === undefined) {
+      for (const x of xs) if (x.h === p.h && same(x, p)) return;
+      xs.push(p);
+      if (xs.length > SCAN) {
+        byHash = new Map();
+        for (const x of xs) {
+          const g = byHash.get(x.h);
+          if (g) g.push(x);
+          else byHash.set(x.h, [x]);
+        }
+      }
+      return;
+    }
+    const g = byHash.get(p.h);
+    if (g) {
+      for (const x of g) if (same(x, p)) return;
+      g.push(p);
+    } else byHash.set(p.h, [p]);
+    xs.push(p);
   };
   for (const p of parts) {
     if (p.k === "const") {
       if (p.v === unit) continue;
       return p;
     }
-    if (p.k === k) p.xs.forEach(add);
+    if (p.k === k) for (const x of p.xs) add(x);
     else add(p);
   }
   if (xs.length === 0) return unit ? TRUE : FALSE;
   if (xs.length === 1) return xs[0]!;
-  return { k, xs, size: xs.reduce((n, x) => n + sizeOf(x), 1) };
+  let size = 1;
+  let depth = 0;
+  let h = k === "and" ? 0x27d4eb2f : 0x165667b1;
+  for (const x of xs) {
+    size += x.size;
+    depth = Math.max(depth, x.depth);
+    h = mix(h, x.h);
+  }
+  return { k, xs, size, depth: depth + junctionHeight(xs.length), h };
 }
 
 export const and = (...parts: Cond[]): Cond => junction("and", parts);
 export const or = (...parts: Cond[]): Cond => junction("or", parts);
+/** `and` of a list (no spread: lists may be long). */
+export const andAll = (parts: readonly Cond[]): Cond => junction("and", parts);
+export const orAll = (parts: readonly Cond[]): Cond => junction("or", parts);
 
 /** `CASE WHEN w THEN a ELSE b END`, folded when it can be. */
 export function caseWhen(w: Cond, a: Cond, b: Cond): Cond {
   if (w.k === "const") return w.v ? a : b;
   if (a.k === "const" && b.k === "const") return a.v === b.v ? a : a.v ? w : not(w);
-  return { k: "case", w, a, b, size: sizeOf(w) + sizeOf(a) + sizeOf(b) + 1 };
+  return {
+    k: "case",
+    w,
+    a,
+    b,
+    size: w.size + a.size + b.size + 1,
+    depth: Math.max(w.depth, a.depth, b.depth) + 2,
+    h: mix(mix(mix(0x61c88647, w.h), a.h), b.h),
+  };
 }
 
 /** The size of a condition, to keep translations bounded. */
 export function size(c: Cond): number {
-  return sizeOf(c);
+  return c.size;
 }
 
-/** Structural equality (used to tell whether U and L are the same condition). */
+/** Node pairs `same` compares at most before it answers "not known to be the same". */
+const SAME_BUDGET = 4096;
+
+/**
+ * Structural equality (to tell whether U and L are the same condition, and to drop repeated parts).
+ * Iterative and bounded: past `SAME_BUDGET` node pairs it answers false, which both uses read
+ * soundly (a part kept twice; a translation not called exact).
+ */
 export function same(a: Cond, b: Cond): boolean {
-  if (a === b) return true;
-  if (a.k !== b.k) return false;
-  switch (a.k) {
-    case "const":
-      return a.v === (b as typeof a).v;
-    case "atom": {
-      const f = (b as typeof a).f;
-      return a.f.length === f.length && a.f.every((p, i) => (typeof p === "string" ? p === f[i] : typeof f[i] !== "string" && sameParam(p, f[i] as Param)));
-    }
-    case "not":
-      return same(a.x, (b as typeof a).x);
-    case "and":
-    case "or": {
-      const xs = (b as typeof a).xs;
-      return a.xs.length === xs.length && a.xs.every((x, i) => same(x, xs[i]!));
-    }
-    case "case": {
-      const o = b as typeof a;
-      return same(a.w, o.w) && same(a.a, o.a) && same(a.b, o.b);
+  const stack: [Cond, Cond][] = [[a, b]];
+  let budget = SAME_BUDGET;
+  while (stack.length > 0) {
+    const [x, y] = stack.pop()!;
+    if (x === y) continue;
+    if (x.k !== y.k || x.h !== y.h || x.size !== y.size || --budget < 0) return false;
+    switch (x.k) {
+      case "const":
+        if (x.v !== (y as typeof x).v) return false;
+        break;
+      case "atom": {
+        const f = (y as typeof x).f;
+        if (x.f.length !== f.length) return false;
+        for (let i = 0; i < f.length; i++) {
+          const p = x.f[i]!;
+          const q = f[i]!;
+          if (typeof p === "string" || typeof q === "string") {
+            if (p !== q) return false;
+          } else if (isParam(p) || isParam(q)) {
+            if (!isParam(p) || !isParam(q) || p.key !== q.key) return false;
+          } else stack.push([p.embed, q.embed]);
+        }
+        break;
+      }
+      case "not":
+        stack.push([x.x, (y as typeof x).x]);
+        break;
+      case "and":
+      case "or": {
+        const xs = (y as typeof x).xs;
+        if (x.xs.length !== xs.length) return false;
+        for (let i = 0; i < xs.length; i++) stack.push([x.xs[i]!, xs[i]!]);
+        break;
+      }
+      case "case": {
+        const o = y as typeof x;
+        stack.push([x.w, o.w], [x.a, o.a], [x.b, o.b]);
+        break;
+      }
     }
   }
-}
-
-function sameParam(a: Param, b: Param): boolean {
-  return a.cast === b.cast && paramKey(a.value) === paramKey(b.value);
-}
-
-function paramKey(v: unknown): string {
-  return typeof v === "string" ? `s${v}` : `j${JSON.stringify(v, (_k, x: unknown) => (typeof x === "bigint" ? `${x}n` : x))}`;
+  return true;
 }
 
 /** How a dialect writes placeholders. */
 export type Placeholders = "numbered" | "positional";
 
-/** Renders a condition, appending its bound values to `params` (numbered placeholders continue from them). */
+type Parent = "and" | "or" | "not" | "top";
+type Task =
+  | string
+  | { readonly c: Cond; readonly parent: Parent }
+  | { readonly group: readonly Cond[]; readonly k: "and" | "or" }
+  | { readonly p: Param };
+
+/**
+ * Renders a condition, appending its bound values to `params` (numbered placeholders continue from
+ * them; equal values share a number). Iterative: any depth renders without recursion.
+ */
 export function render(c: Cond, style: Placeholders, params: unknown[] = []): { sql: string; params: unknown[] } {
   const numbers = new Map<string, number>();
   const out: string[] = [];
@@ -125,51 +297,85 @@ export function render(c: Cond, style: Placeholders, params: unknown[] = []): { 
       params.push(p.value);
       return "?";
     }
-    const key = `${p.cast ?? ""}:${paramKey(p.value)}`;
-    let n = numbers.get(key);
+    let n = numbers.get(p.key);
     if (n === undefined) {
       params.push(p.value);
       n = params.length;
-      numbers.set(key, n);
+      numbers.set(p.key, n);
     }
     return `$${n}${p.cast ? `::${p.cast}` : ""}`;
   };
-  const emit = (x: Cond, parent: "and" | "or" | "not" | "top"): void => {
+  // A stack of what is left to write, the next piece on top.
+  const stack: Task[] = [{ c, parent: "top" }];
+  const pushAll = (tasks: Task[]) => {
+    for (let i = tasks.length - 1; i >= 0; i--) stack.push(tasks[i]!);
+  };
+  /** The parts of a junction, in groups of at most CHUNK (each group parenthesised). */
+  const junctionTasks = (k: "and" | "or", xs: readonly Cond[]): Task[] => {
+    const sep = k === "and" ? " AND " : " OR ";
+    const tasks: Task[] = [];
+    if (xs.length <= CHUNK) {
+      xs.forEach((y, i) => {
+        if (i > 0) tasks.push(sep);
+        tasks.push({ c: y, parent: k });
+      });
+      return tasks;
+    }
+    const per = Math.ceil(xs.length / CHUNK);
+    for (let i = 0; i < xs.length; i += per) {
+      if (i > 0) tasks.push(sep);
+      const group = xs.slice(i, i + per);
+      if (group.length === 1) tasks.push({ c: group[0]!, parent: k });
+      else tasks.push({ group, k });
+    }
+    return tasks;
+  };
+  while (stack.length > 0) {
+    const t = stack.pop()!;
+    if (typeof t === "string") {
+      out.push(t);
+      continue;
+    }
+    if ("group" in t) {
+      pushAll(["(", ...junctionTasks(t.k, t.group), ")"]);
+      continue;
+    }
+    if ("p" in t) {
+      // Placed when written, so that numbers and positions follow the text.
+      out.push(place(t.p));
+      continue;
+    }
+    const { c: x, parent } = t;
     switch (x.k) {
       case "const":
         out.push(x.v ? "TRUE" : "FALSE");
-        return;
-      case "atom":
-        if (parent !== "top") out.push("(");
-        for (const p of x.f) out.push(typeof p === "string" ? p : place(p));
-        if (parent !== "top") out.push(")");
-        return;
+        break;
+      case "atom": {
+        const tasks: Task[] = [];
+        if (parent !== "top") tasks.push("(");
+        for (const p of x.f) {
+          if (typeof p === "string") tasks.push(p);
+          else if (isParam(p)) tasks.push({ p });
+          else tasks.push({ c: p.embed, parent: "top" });
+        }
+        if (parent !== "top") tasks.push(")");
+        pushAll(tasks);
+        break;
+      }
       case "not":
-        out.push("NOT ");
-        emit(x.x, "not");
-        return;
+        pushAll(["NOT ", { c: x.x, parent: "not" }]);
+        break;
       case "and":
       case "or": {
-        const paren = parent !== "top" && !(parent === x.k);
-        if (paren) out.push("(");
-        x.xs.forEach((y, i) => {
-          if (i > 0) out.push(x.k === "and" ? " AND " : " OR ");
-          emit(y, x.k);
-        });
-        if (paren) out.push(")");
-        return;
+        const paren = parent !== "top" && parent !== x.k;
+        const tasks = junctionTasks(x.k, x.xs);
+        pushAll(paren ? ["(", ...tasks, ")"] : tasks);
+        break;
       }
       case "case":
-        out.push("(CASE WHEN ");
-        emit(x.w, "top");
-        out.push(" THEN ");
-        emit(x.a, "top");
-        out.push(" ELSE ");
-        emit(x.b, "top");
-        out.push(" END)");
-        return;
+        pushAll(["(CASE WHEN ", { c: x.w, parent: "top" }, " THEN ", { c: x.a, parent: "top" }, " ELSE ", { c: x.b, parent: "top" }, " END)"]);
+        break;
     }
-  };
-  emit(c, "top");
+  }
   return { sql: out.join(""), params };
 }

@@ -11,9 +11,9 @@ import { boundNames, placeholderClash } from "../evaluate/common.js";
 import type { CollectionExpr, Expr, MatchExpr } from "../syntax/ast.js";
 import { parse } from "../syntax/parse.js";
 import { postgres, sqlite, type Dialect, type Ref } from "./dialects.js";
-import { byAnswer, kindCases, reachedAs, Untranslatable, walkPath, type Walk } from "./path.js";
-import { operate } from "./ops.js";
-import { both, bounded, cases, constant, either, negate, UNKNOWN, type Triple } from "./predicates.js";
+import { byAnswer, kindCases, reachedAs, Untranslatable, walkPath, type KindCase, type Walk, type WalkValue } from "./path.js";
+import { equalAny, operate } from "./ops.js";
+import { cases, chain, constant, DEPTH_LIMIT, lazy, loose, negate, UNKNOWN, type Reader, type Triple } from "./predicates.js";
 import { and, FALSE, not, or, render, TRUE, type Cond } from "./sql.js";
 
 /** The SQL engines `toSQL` writes for. */
@@ -85,18 +85,24 @@ export function toSQL(filter: FilterSource, options: ToSqlOptions): SqlTranslati
   const { ast, schema } = typeof filter === "string" ? { ast: parse(filter), schema: options.schema } : filter;
   const d = dialectFor(options);
   const offset = options.paramOffset ?? 0;
-  return shallow(
-    () => {
-      const t = "unknownValue" in options ? UNKNOWN : translateExpr(ast, schema ?? ANY, d);
-      const params: unknown[] = new Array<unknown>(offset);
-      const { sql } = render(t.u, d.placeholders, params);
-      return { where: sql, params: params.slice(offset), exact: t.tight, dialect: d.name };
-    },
-    () => ({ where: "TRUE", params: [], exact: false, dialect: d.name }),
-  );
+  const everything = (): SqlTranslation => ({ where: "TRUE", params: [], exact: false, dialect: d.name });
+  return shallow(() => {
+    const t = "unknownValue" in options ? UNKNOWN : translateExpr(ast, schema ?? ANY, d);
+    const params: unknown[] = new Array<unknown>(offset);
+    const { sql } = render(t.u, d.placeholders, params);
+    // Within the engine's bound values, leaving room for the caller's (a scope, a keyset, a limit).
+    if (params.length > d.maxParams - PARAMS_LEFT) return everything();
+    return { where: sql, params: params.slice(offset), exact: t.tight, dialect: d.name };
+  }, everything);
 }
 
-/** Runs `f`; an expression nested too deeply for the stack translates to the fallback instead. */
+/** Bound values left to the caller's own conditions within the engine's limit. */
+const PARAMS_LEFT = 1000;
+
+/**
+ * Runs `f`; should the stack still run out (translation is bounded in depth, rendering iterative, so
+ * this is a last resort), the translation is the fallback, `TRUE`, which keeps every row.
+ */
 function shallow<T>(f: () => T, fallback: () => T): T {
   try {
     return f();
@@ -133,35 +139,112 @@ interface Bound {
 }
 type Scope = ReadonlyMap<string, Bound>;
 
-/** The three predicates of an expression over data of type `root`. */
+/**
+ * The three predicates of an expression over data of type `root`. Nesting of `and`, `or` and
+ * collections deeper than the SQL may nest (`DEPTH_LIMIT`) is unknown there (the recursion stays
+ * shallow whatever the input); runs of `not` fold without recursion, and so do `and` in `and` and
+ * `or` in `or` (parentheses). A run of `S == v1 or S == v2 …` on one selector is translated as one
+ * membership test (as is `S != v1 and S != v2 …`).
+ */
 export function translateExpr(e: Expr, root: Type, d: Dialect): Triple {
-  const patterns = new Map<string, Pattern>();
-  const go = (x: Expr, scope: Scope, depth: number): Triple => {
+  const cx: Context = { root, d, patterns: new Map(), walks: new WeakMap(), kinds: new WeakMap(), work: 0 };
+  const go = (x: Expr, scope: Scope, level: number, searches: number): Triple => {
+    // Past the bounds the node is unknown there (sound): too deep for the SQL, or past the work
+    // budget (collection bodies are translated once per kind of collection, so nesting multiplies).
+    if (level > DEPTH_LIMIT || ++cx.work > WORK_LIMIT) return UNKNOWN;
     switch (x.kind) {
       case "not": {
         // Runs of `not` (the reference accepts tens of thousands) fold without recursion.
         let inner: Expr = x.operand;
         let odd = true;
         while (inner.kind === "not") [inner, odd] = [inner.operand, !odd];
-        const t = go(inner, scope, depth);
+        const t = go(inner, scope, level, searches);
         return odd ? negate(t) : t;
       }
       case "and":
-        return bounded(x.operands.map((o) => go(o, scope, depth)).reduceRight((rest, a) => both(a, rest)));
-      case "or":
-        return bounded(x.operands.map((o) => go(o, scope, depth)).reduceRight((rest, a) => either(a, rest)));
+      case "or": {
+        const operands = flatten(x);
+        const ts: (() => Triple)[] = [];
+        const op = x.kind === "or" ? "==" : "!=";
+        for (let i = 0; i < operands.length; ) {
+          const o = operands[i]!;
+          let j = i + 1;
+          if (o.kind === "match" && o.op === op && o.value !== undefined) {
+            const key = selectorKey(o);
+            for (; j < operands.length; j++) {
+              const n = operands[j]!;
+              if (n.kind !== "match" || n.op !== op || n.value === undefined || selectorKey(n) !== key) break;
+            }
+          }
+          // Translated when a predicate reaches it (a chain past the bounds reads no further).
+          const group = operands.slice(i, j) as MatchExpr[];
+          ts.push(group.length > 1 ? () => (++cx.work > WORK_LIMIT ? UNKNOWN : matchAny(group, cx, scope)) : () => go(o, scope, level + 1, searches));
+          i = j;
+        }
+        return chain(x.kind, ts);
+      }
       case "match":
-        return bounded(match(x, root, d, patterns, scope));
+        return match(x, cx, scope);
       case "collection":
-        return bounded(collection(x, root, d, scope, depth, go));
+        return collection(x, cx, scope, level, searches, go);
     }
   };
-  return go(e, new Map(), 1);
+  return go(e, new Map(), 1, 0);
+}
+
+/** Expression nodes translated at most (a node past it is unknown). */
+const WORK_LIMIT = 10_000;
+/** Member searches nested at most: each nests a subquery, which the engines count as ~30 levels. */
+const MAX_SEARCHES = Math.floor(DEPTH_LIMIT / 32);
+
+type Go = (e: Expr, scope: Scope, level: number, searches: number) => Triple;
+
+/** The operands of an `and`/`or`, with those of the same kind (parenthesised) spliced in, in order. */
+function flatten(x: Expr & { kind: "and" | "or" }): Expr[] {
+  const out: Expr[] = [];
+  const stack: Expr[] = [...x.operands].reverse();
+  while (stack.length > 0) {
+    const o = stack.pop()!;
+    if (o.kind === x.kind) for (let i = o.operands.length - 1; i >= 0; i--) stack.push(o.operands[i]!);
+    else out.push(o);
+  }
+  return out;
+}
+
+function selectorKey(x: MatchExpr | CollectionExpr): string {
+  return JSON.stringify(x.selector.segments.map((s) => s.name));
+}
+
+/** One translation's data, and what it has already worked out (a selector's walk, a value's kinds). */
+interface Context {
+  readonly root: Type;
+  readonly d: Dialect;
+  readonly patterns: Map<string, Pattern>;
+  readonly walks: WeakMap<Scope, Map<string, Walk | undefined>>;
+  readonly kinds: WeakMap<WalkValue, KindCase[]>;
+  /** Expression nodes translated so far. */
+  work: number;
+}
+
+/** The kinds a reached value can have (kept: every match on the selector asks). */
+function kindsOf(cx: Context, v: WalkValue): KindCase[] {
+  let k = cx.kinds.get(v);
+  if (k === undefined) cx.kinds.set(v, (k = kindCases(v.type, v.ref, cx.d)));
+  return k;
 }
 
 /** Walks a selector from the datum, or from a bound name when its first step is one (any form). */
-function walkSelector(x: MatchExpr | CollectionExpr, root: Type, d: Dialect, scope: Scope): Walk | undefined {
-  const keys = x.selector.segments.map((s) => s.name);
+function walkSelector(x: MatchExpr | CollectionExpr, cx: Context, scope: Scope): Walk | undefined {
+  let byKey = cx.walks.get(scope);
+  if (byKey === undefined) cx.walks.set(scope, (byKey = new Map()));
+  const key = selectorKey(x);
+  if (byKey.has(key)) return byKey.get(key);
+  const walk = walkFrom(x.selector.segments.map((s) => s.name), cx.root, cx.d, scope);
+  byKey.set(key, walk);
+  return walk;
+}
+
+function walkFrom(keys: readonly string[], root: Type, d: Dialect, scope: Scope): Walk | undefined {
   try {
     const bound = keys.length > 0 ? scope.get(keys[0]!) : undefined;
     if (bound !== undefined) return bound.ref === undefined ? undefined : walkPath(bound.type, bound.ref, keys.slice(1), d, 1);
@@ -172,9 +255,10 @@ function walkSelector(x: MatchExpr | CollectionExpr, root: Type, d: Dialect, sco
   }
 }
 
-function match(x: MatchExpr, root: Type, d: Dialect, patterns: Map<string, Pattern>, scope: Scope): Triple {
+function match(x: MatchExpr, cx: Context, scope: Scope): Triple {
+  const { d, patterns } = cx;
   const info = OPERATORS[x.op];
-  const walk = walkSelector(x, root, d, scope);
+  const walk = walkSelector(x, cx, scope);
   if (walk === undefined) return UNKNOWN;
   const text = x.value?.text ?? "";
   const lit = literalValue(text);
@@ -188,13 +272,35 @@ function match(x: MatchExpr, root: Type, d: Dialect, patterns: Map<string, Patte
     { when: walk.missing, then: constant(info.missing) },
   ];
   for (const v of walk.values) {
-    const answers = byAnswer(kindCases(v.type, v.ref, d), (c) => {
+    const answers = byAnswer(kindsOf(cx, v), (c) => {
       const base = operate(info.base, c, lit, pattern, d);
       return info.negated ? negate(base) : base;
     }, d);
     for (const a of answers) parts.push({ when: reachedAs(v, a), then: a.then });
   }
   return cases(parts);
+}
+
+/**
+ * `S == v1 or S == v2 or …` (or `S != v1 and S != v2 and …`) on one selector: one walk, and per kind
+ * of value the terms in order up to the first that fails on that kind (`equalAny`).
+ */
+function matchAny(xs: readonly MatchExpr[], cx: Context, scope: Scope): Triple {
+  const { d } = cx;
+  const first = xs[0]!;
+  const walk = walkSelector(first, cx, scope);
+  if (walk === undefined) return UNKNOWN;
+  const lits = xs.map((x) => literalValue(x.value!.text));
+  const parts = [
+    { when: walk.error, then: UNKNOWN },
+    { when: walk.missing, then: constant(OPERATORS["=="].missing) },
+  ];
+  for (const v of walk.values) {
+    const answers = byAnswer(kindsOf(cx, v), (c) => equalAny(c, lits, d), d);
+    for (const a of answers) parts.push({ when: reachedAs(v, a), then: a.then });
+  }
+  const t = cases(parts);
+  return OPERATORS[first.op].negated ? negate(t) : t;
 }
 
 /**
@@ -206,8 +312,9 @@ function match(x: MatchExpr, root: Type, d: Dialect, patterns: Map<string, Patte
  * A bound index or key is not read in SQL (a match on it is UNKNOWN). Otherwise only empty
  * collections are decided, and a non-empty one keeps the row.
  */
-function collection(x: CollectionExpr, root: Type, d: Dialect, scope: Scope, depth: number, go: (e: Expr, scope: Scope, depth: number) => Triple): Triple {
-  const walk = walkSelector(x, root, d, scope);
+function collection(x: CollectionExpr, cx: Context, scope: Scope, level: number, searches: number, go: Go): Triple {
+  const { d } = cx;
+  const walk = walkSelector(x, cx, scope);
   if (walk === undefined) return UNKNOWN;
   const any = x.quantifier === "any";
   const clash = placeholderClash(x.binding, x.selector);
@@ -216,7 +323,7 @@ function collection(x: CollectionExpr, root: Type, d: Dialect, scope: Scope, dep
     { when: walk.missing, then: constant(COLLECTION_MISSING[x.quantifier]) },
   ];
   for (const v of walk.values) {
-    const answers = byAnswer(kindCases(v.type, v.ref, d), (c): Triple | string => {
+    const answers = byAnswer(kindsOf(cx, v), (c): Triple | string => {
       if (c.kind !== "list" && c.kind !== "map") return UNKNOWN;
       if (c.zero) return constant(!any);
       return c.kind; // decided below, per collection kind
@@ -227,12 +334,12 @@ function collection(x: CollectionExpr, root: Type, d: Dialect, scope: Scope, dep
       else {
         const c = a.cases[0]!;
         const kind = a.then as "list" | "map";
-        const searched = clash.both || clash.hidden ? undefined : members(x, c.type, c.ref, kind, d, scope, depth, go);
+        const searched = clash.both || clash.hidden || searches >= MAX_SEARCHES ? undefined : members(x, c.type, c.ref, kind, d, scope, level, searches, go);
         if (searched) then = searched;
         else {
           const empty = kind === "list" ? d.isEmptyArray(c.ref) : d.isEmptyObject(c.ref);
           // Over a non-empty collection the body decides (and may fail).
-          then = any ? { u: not(empty), l: FALSE, e: not(empty), tight: false } : { u: TRUE, l: empty, e: not(empty), tight: false };
+          then = any ? loose(not(empty), FALSE, not(empty)) : loose(TRUE, empty, not(empty));
         }
       }
       parts.push({ when: reachedAs(v, a), then });
@@ -249,22 +356,41 @@ function members(
   kind: "list" | "map",
   d: Dialect,
   scope: Scope,
-  depth: number,
-  go: (e: Expr, scope: Scope, depth: number) => Triple,
+  level: number,
+  searches: number,
+  go: Go,
 ): Triple | undefined {
   if (!d.someMember) return undefined;
-  const alias = `c${depth}`;
+  const alias = `c${level}`;
   const element: Bound = { type: elementType(type), ref: { base: "element", alias } };
   const inner = new Map(scope);
   for (const n of boundNames(x.binding)) {
     const role = n.role === "default" ? (kind === "list" ? "value" : "index") : n.role;
     inner.set(n.name, role === "value" ? element : { type: kind === "list" ? t.int : t.string, ref: undefined });
   }
-  const body = go(x.body, inner, depth + 1);
-  const some = (pred: Cond) => d.someMember!(ref, kind, alias, pred);
-  const [su, sl, se, snu, snl] = [some(body.u), some(body.l), some(body.e), some(not(body.u)), some(not(body.l))];
-  if (su === undefined || sl === undefined || se === undefined || snu === undefined || snl === undefined) return undefined;
+  const body = go(x.body, inner, level + 1, searches + 1);
+  /** Some member satisfies the body's predicate `p` (negated: fails it). */
+  const some = (r: Reader, p: "u" | "l" | "e", negated = false): Cond => {
+    const pred = r.get(body, p);
+    const c = d.someMember!(ref, kind, alias, negated ? not(pred) : pred);
+    if (c !== undefined) return c;
+    // The engine cannot search here: "some member" may hold or not.
+    r.degrade();
+    return negated === (p === "l") ? TRUE : FALSE;
+  };
   // Exact when the body is and cannot fail (then every search above has the same shape).
-  const tight = body.tight && se.k === "const" && !se.v;
-  return x.quantifier === "any" ? { u: su, l: and(sl, not(se)), e: se, tight } : { u: or(not(snu), se), l: not(snl), e: se, tight };
+  const flags = () => ({ shapeTight: body.shapeTight, mayFail: body.mayFail });
+  return x.quantifier === "any"
+    ? lazy(flags, {
+        // u = ∃ u_body, l = ∃ l_body ∧ ¬∃ e_body, e = ∃ e_body
+        u: (r) => some(r, "u"),
+        l: (r) => and(some(r, "l"), not(some(r, "e"))),
+        e: (r) => some(r, "e"),
+      })
+    : lazy(flags, {
+        // u = ¬∃ ¬u_body ∨ ∃ e_body, l = ¬∃ ¬l_body, e = ∃ e_body
+        u: (r) => or(not(some(r, "u", true)), some(r, "e")),
+        l: (r) => not(some(r, "l", true)),
+        e: (r) => some(r, "e"),
+      });
 }
