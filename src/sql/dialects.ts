@@ -38,7 +38,11 @@ export interface Dialect {
   readonly placeholders: Placeholders;
   /** The most bound values a statement may hold. */
   readonly maxParams: number;
-  /** Whether this text can be bound as a parameter (well-formed, and no NUL on PostgreSQL). */
+  /**
+   * Whether this text can be bound and compared with the data's strings as the filter compares them
+   * (well-formed; no NUL on PostgreSQL, whose text cannot hold one; no U+FFFD on SQLite, which reads
+   * an escaped lone surrogate as bytes where the filter reads U+FFFD).
+   */
   canBind(text: string): boolean;
   /** The value exists (the path reaches something, JSON null included). */
   exists(ref: Ref): Cond;
@@ -91,7 +95,7 @@ export function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
-function wellFormed(s: string): boolean {
+export function wellFormed(s: string): boolean {
   return (s as string & { isWellFormed(): boolean }).isWellFormed();
 }
 
@@ -189,7 +193,17 @@ export function postgres(column: string): Dialect {
   };
 }
 
-/** SQLite: a TEXT column holding JSON (stored as `JSON.stringify` writes it). */
+/**
+ * A key SQLite's path syntax reads back as itself in every version: inside `"…"` SQLite 3.45+ reads
+ * escapes (`\"`, `\n`) and older versions compare the key as the JSON text writes it, so a key with
+ * `"`, `\` or a control character (JSON text escapes them) has no path both read alike; a NUL ends
+ * the path (`bad JSON path`); U+FFFD may stand for an escaped lone surrogate, which SQLite keeps as bytes.
+ */
+const SQLITE_PATH_KEY = /^[^"\\\u0000-\u001f\ufffd]*$/;
+
+const utf8 = new TextEncoder();
+
+/** SQLite: a TEXT column holding JSON (stored as `JSON.stringify` writes it, see docs/sql.md). */
 export function sqlite(column: string, options: { regexFunction?: string } = {}): Dialect {
   const col = quoteIdent(column);
   const stepsOf = (ref: Ref): readonly PathStep[] => (ref.base === "column" ? ref.steps : (ref.steps ?? []));
@@ -228,9 +242,9 @@ export function sqlite(column: string, options: { regexFunction?: string } = {})
     // `."key"` only steps into objects, `[i]` only into arrays.
     keyImpliesObject: () => true,
     indexImpliesArray: true,
-    canBind: (s) => wellFormed(s),
-    // SQLite's path syntax has no escape for `"` in a quoted key.
-    canPath: (ref) => stepsOf(ref).every((s) => !("key" in s) || (wellFormed(s.key) && !s.key.includes('"'))),
+    // SQLite reads an escaped lone surrogate (`\ud800`) as its three bytes, the filter as U+FFFD.
+    canBind: (s) => wellFormed(s) && !s.includes("\ufffd"),
+    canPath: (ref) => stepsOf(ref).every((s) => !("key" in s) || (wellFormed(s.key) && SQLITE_PATH_KEY.test(s.key))),
     typeIs,
     hasKey: (ref, key) => atom("EXISTS (SELECT 1 FROM json_each(", ...container(ref), ") AS k WHERE k.key = ", param(key), ")"),
     longerThan: (ref, n) => atom("COALESCE(json_array_length(", ...container(ref), ") > ", param(n), ", FALSE)"),
@@ -241,8 +255,9 @@ export function sqlite(column: string, options: { regexFunction?: string } = {})
       if (s === "") return isText(ref);
       const v = value(ref);
       if (where === "anywhere") return and(isText(ref), atom("instr(", ...v, ", ", param(s), ") > 0"));
-      if (where === "start") return and(isText(ref), atom("substr(", ...v, ", 1, length(", param(s), ")) = ", param(s)));
-      return and(isText(ref), atom("length(", ...v, ") >= length(", param(s), ") AND substr(", ...v, ", -length(", param(s), ")) = ", param(s)));
+      // Bytes, not characters: SQLite's length() and substr() stop at a NUL.
+      const n = utf8.encode(s).length;
+      return and(isText(ref), atom("substr(CAST(", ...v, " AS BLOB), ", param(where === "start" ? 1 : -n), ", ", param(n), ") = CAST(", param(s), " AS BLOB)"));
     },
     boolIs: (ref, b) => atom("COALESCE(", ...type(ref), b ? ", '') = 'true'" : ", '') = 'false'"),
     numEq: (ref, v) => {
@@ -293,7 +308,8 @@ export function sqlite(column: string, options: { regexFunction?: string } = {})
   };
   if (options.regexFunction !== undefined) {
     const fn = options.regexFunction;
-    dialect.regex = (ref, pattern) => and(isText(ref), atom(fn, "(", param(pattern), ", ", ...value(ref), ") = 1"));
+    // Both as bytes: a driver decodes text arguments (sql.js drops a leading U+FEFF), not blobs.
+    dialect.regex = (ref, pattern) => and(isText(ref), atom(fn, "(CAST(", param(pattern), " AS BLOB), CAST(", ...value(ref), " AS BLOB)) = 1"));
   }
   return dialect;
 }

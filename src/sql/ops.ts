@@ -7,7 +7,7 @@ import type { Pattern } from "../semantics/regex.js";
 import { OPERATIONS, kindTest, type BaseOp, type LiteralValue, type Site } from "../semantics/operators.js";
 import { concrete, type Kind } from "../semantics/select.js";
 import { isFailure } from "../semantics/values.js";
-import type { Dialect, Ref } from "./dialects.js";
+import { wellFormed, type Dialect, type Ref } from "./dialects.js";
 import type { KindCase } from "./path.js";
 import { between, chain, constant, ERROR, exactly, loose, UNKNOWN, type Triple } from "./predicates.js";
 import { and, FALSE, not, or, TRUE, type Cond } from "./sql.js";
@@ -257,7 +257,8 @@ const META = /[\\.+*?()|[\]{}^$]/;
 function matches(c: KindCase, pattern: Pattern, d: Dialect): Triple {
   if (c.kind !== "string" || pattern.error !== undefined) return ERROR;
   const source = pattern.source;
-  if (d.regex && d.canBind(source)) return exactly(d.regex(c.ref, source));
+  // The function reads both as bytes (U+FFFD included: it decodes a lone surrogate as the filter does).
+  if (d.regex && wellFormed(source)) return exactly(d.regex(c.ref, source));
   if (pattern.engine === "literal") {
     // The same reading as regex.ts's literal matcher: `lit`, `^lit`, `lit$`, `^lit$`.
     const start = source.startsWith("^");
