@@ -87,7 +87,11 @@ export async function filterPage<T = unknown>(options: FilterPageOptions<T>): Pr
   const ordered = pg ? `${key} COLLATE "C"` : key;
   const dir = options.reverse ? "DESC" : "ASC";
   const read = quoteIdent(options.read ?? column);
-  const select = pg ? `SELECT ${key}::text AS k, ${read}::text AS d` : `SELECT ${key} AS k, ${read} AS d`;
+  // SQLite: the key as a JSON string, which starts with `"`: sql.js drops a leading U+FEFF from a text
+  // result. (PostgreSQL's statement keeps this shape: the server's store rewrites it. `pg` keeps a
+  // leading U+FEFF; PGlite drops it.)
+  const select = pg ? `SELECT ${key}::text AS k, ${read}::text AS d` : `SELECT json_quote(${key}) AS k, ${read} AS d`;
+  const keyOf = (row: Record<string, unknown>): string => (pg ? String(row.k) : String(JSON.parse(String(row.k))));
 
   const items: T[] = [];
   const keys: string[] = [];
@@ -122,7 +126,7 @@ export async function filterPage<T = unknown>(options: FilterPageOptions<T>): Pr
     queries++;
     candidates += rows.length;
     for (const row of rows) {
-      const k = String(row.k);
+      const k = keyOf(row);
       const raw = row.d;
       const doc = (typeof raw === "string" ? parseJson(raw) : raw) as T;
       // Re-checked even when the translation is exact (cheap, and a budget still counts its steps).
@@ -135,7 +139,7 @@ export async function filterPage<T = unknown>(options: FilterPageOptions<T>): Pr
       keys.push(k);
     }
     if (!Number.isFinite(chunk) || rows.length < chunk || t.exact) break;
-    bound = { key: String(rows[rows.length - 1]!.k), inclusive: false };
+    bound = { key: keyOf(rows[rows.length - 1]!), inclusive: false };
     chunk = Math.min(chunk * 2, MAX_CHUNK);
   }
   return { items, keys, nextToken, candidates, queries, exact: t.exact };
