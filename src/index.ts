@@ -53,6 +53,7 @@ export type { Diagnostic, Fix, TextEdit } from "./fix/types.js";
 export { toSQL, SQLITE_MATCHES_FUNCTION, type ToSqlOptions, type SqlTranslation, type SqlDialect, type FilterSource } from "./sql/translate.js";
 export { filterPage, type FilterPageOptions, type FilterPage, type PageFilter, type QueryFunction } from "./sql/page.js";
 export { sqliteMatches, registerSqliteFunctions, type SqliteDatabase } from "./sql/sqlite-functions.js";
+export { stringifyJson } from "./sql/stringify.js";
 
 /** Options of `compile`. */
 export interface CompileOptions extends ParseOptions, EvaluateOptions {
