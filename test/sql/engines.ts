@@ -4,7 +4,7 @@
  */
 import { PGlite } from "@electric-sql/pglite";
 import initSqlJs from "sql.js";
-import { registerSqliteFunctions, type QueryFunction, type SqlDialect } from "../../src/index.js";
+import { registerSqliteFunctions, stringifyJson, type QueryFunction, type SqlDialect } from "../../src/index.js";
 
 export interface Engine {
   readonly dialect: SqlDialect;
@@ -59,7 +59,10 @@ export async function openSqlite(): Promise<Engine> {
   };
 }
 
-/** JSON text keeping `bigint`s exact (the inverse of `parseJson`). */
-export function stringify(v: unknown): string {
-  return JSON.stringify(v, (_k, x: unknown) => (typeof x === "bigint" ? `\u0000big${x}` : x)).replace(/"\\u0000big(-?\d+)"/g, "$1");
+/** JSON text keeping `bigint`s exact (the inverse of `parseJson`): the storage recipe of docs/sql.md. */
+export const stringify = stringifyJson;
+
+/** Whether the engine can store the JSON text at all (PostgreSQL's jsonb refuses U+0000 and lone surrogates). */
+export function storable(dialect: SqlDialect, json: string): boolean {
+  return dialect === "sqlite" || !/\\u0000|\\ud[89a-f]/i.test(json);
 }
