@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "../../src/index.js";
 import { storable, stringify, type Engine } from "./engines.js";
 import { corpusFiles, loadAllCases, runDifferential } from "./differential.js";
-import { predicateProperty } from "./predicates.js";
+import { bigIntegerRoundTrip, runEdges } from "./edges.js";
+import { chainProperty, predicateProperty } from "./predicates.js";
 import { measureTightness, TIGHT_QUERIES } from "./tightness.js";
 
 /** `pageEvery`: every how many cases also run through `filterPage` (PGlite statements cost more). */
@@ -45,8 +46,25 @@ export function engineSuite(name: string, open: () => Promise<Engine>, pageEvery
       expect(r.candidates).toBeLessThan(r.rowsCompared);
     }, 240_000);
 
+    it("keeps every row the filter keeps or fails on, without an SQL error, for inputs at the edges (U+0000, U+FEFF, lone surrogates, odd keys, big integers, chains of 7,000, deep nesting)", async () => {
+      const r = await runEdges(engine);
+      expect(r.failures).toEqual([]);
+      expect(r.statements).toBeGreaterThan(60);
+    }, 120_000);
+
+    it("stores integers beyond 2^53 exactly with stringifyJson: read back equal, filtered as the job itself", async () => {
+      const r = await bigIntegerRoundTrip(engine);
+      expect(r.read).toEqual(r.written);
+      expect(r.got).toEqual(["max"]);
+      expect(r.expected).toEqual([true, false, false]);
+    });
+
     it("u, l and e keep their laws on single random rows (JSON and typed jobs)", async () => {
       await predicateProperty(engine, 400);
+    }, 120_000);
+
+    it("u, l and e keep their laws on long chains (membership runs on one selector, chains cut at the bounds)", async () => {
+      await chainProperty(engine, 60);
     }, 120_000);
 
     it("selects at most 1.5 × the matching jobs for every query of the fixed set, never fewer", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compile, parse, schemas, sqliteMatches, toSQL } from "../../src/index.js";
+import { compile, parse, parseJson, schemas, sqliteMatches, stringifyJson, toSQL } from "../../src/index.js";
 import { literalPrefix } from "../../src/sql/ops.js";
 import { toSQLPredicates } from "../../src/sql/translate.js";
 import { run } from "../cli/helpers.js";
@@ -55,6 +55,44 @@ describe("toSQL", () => {
     expect(t.where.length).toBeGreaterThan(0); // translated, or TRUE when the stack runs out
   });
 
+  it("translates a chain of equalities on one selector as one membership test, however long", () => {
+    const json = Array.from({ length: 7000 }, (_, i) => `x == ${i}`).join(" or ");
+    const typed = Array.from({ length: 7000 }, (_, i) => `Name == "j${i}"`).join(" or ");
+    const ast = (e: string) => parse(e, { maxExpressions: Infinity });
+    for (const dialect of ["postgres", "sqlite"] as const) {
+      const t = toSQL({ ast: ast(typed), schema: schemas.job }, { dialect });
+      expect(t.exact).toBe(true);
+      expect(t.where).not.toBe("TRUE");
+      // The 7,000 names are one bound list.
+      expect(t.params.length).toBeLessThan(10);
+      expect(t.params.some((p) => JSON.stringify(p).includes("j6999"))).toBe(true);
+      const j = toSQL({ ast: ast(json), schema: undefined }, { dialect });
+      expect(j.where).not.toBe("TRUE");
+      expect(j.params.length).toBeLessThan(40);
+      // `!=` in an and-chain too.
+      const not = toSQL({ ast: ast(typed.replace(/==/g, "!=").replace(/ or /g, " and ")), schema: schemas.job }, { dialect });
+      expect(not.exact).toBe(true);
+      expect(not.where).toMatch(/^NOT /);
+    }
+  });
+
+  it("stays within the engines' bound values and nesting: past the bounds a chain keeps every row (or, an and-chain, a prefix)", () => {
+    const ast = (e: string) => parse(e, { maxExpressions: Infinity });
+    const mixed = Array.from({ length: 7000 }, (_, i) => (i % 2 ? `x == ${i}` : `y == ${i}`)).join(" or ");
+    const and = Array.from({ length: 7000 }, (_, i) => (i % 2 ? `x != ${i}` : `y != ${i}`)).join(" and ");
+    for (const dialect of ["postgres", "sqlite"] as const) {
+      // An or-chain needs every operand: past the bound it is TRUE.
+      expect(toSQL({ ast: ast(mixed), schema: undefined }, { dialect }).where).toBe("TRUE");
+      // An and-chain keeps what fits.
+      const a = toSQL({ ast: ast(and), schema: undefined }, { dialect });
+      expect(a.where).not.toBe("TRUE");
+      expect(a.exact).toBe(false);
+      expect(a.params.length).toBeLessThan(dialect === "sqlite" ? 32_766 : 65_535);
+      expect(a.params.some((p) => JSON.stringify(p).includes("y"))).toBe(true);
+      expect(a.params.some((p) => JSON.stringify(p).includes("6998"))).toBe(false);
+    }
+  });
+
   it("rejects unknown dialects and unsafe function names", () => {
     expect(() => toSQL("a == 1", { dialect: "mysql" as "postgres" })).toThrow(/dialect/);
     expect(() => toSQL("a == 1", { dialect: "sqlite", sqliteFunction: "f(); --" })).toThrow(/plain SQL name/);
@@ -76,12 +114,43 @@ describe("toSQL", () => {
     expect(literalPrefix("web")).toBe("");
   });
 
+  it("falls back where SQLite's JSON path cannot name a key the same way in every version", () => {
+    for (const key of ["a\\x00b", "a\\\\b", "a\\nb", "\\ufffd"]) {
+      const p = toSQLPredicates(`m["${key}"] == 1`, { dialect: "sqlite" });
+      expect(p.u).toBe("TRUE");
+    }
+    for (const key of ["a.b", "a]", "é", "\\ufeffk"]) expect(toSQLPredicates(`m["${key}"] == 1`, { dialect: "sqlite" }).u).not.toBe("TRUE");
+    // PostgreSQL's text cannot hold U+0000; a path with it is not written.
+    expect(toSQLPredicates('m["a\\x00b"] == 1', { dialect: "postgres" }).u).toBe("TRUE");
+    expect(toSQLPredicates('m["a\\\\b"] == 1', { dialect: "postgres" }).u).not.toBe("TRUE");
+  });
+
   it("sqliteMatches is RE2: 1 or 0, never an exception", () => {
     expect(sqliteMatches("^web-[0-9]+$", "web-12")).toBe(1);
+    // Blobs are read as UTF-8 bytes, a leading U+FEFF kept; an escaped lone surrogate as SQLite
+    // writes it (its three bytes) reads as one U+FFFD, as parseJson reads it.
+    const bytes = (s: string) => new TextEncoder().encode(s);
+    expect(sqliteMatches(bytes("^a"), bytes("\ufeffa"))).toBe(0);
+    expect(sqliteMatches(bytes("^\ufeffa$"), bytes("\ufeffa"))).toBe(1);
+    expect(sqliteMatches(bytes("^\ufffdz$"), Uint8Array.of(0xed, 0xa0, 0x80, 0x7a))).toBe(1);
+    expect(sqliteMatches(bytes("^.z$"), Uint8Array.of(0xed, 0xb0, 0x80, 0x7a))).toBe(1);
+    expect(sqliteMatches(bytes("a\x00b"), bytes("xa\u0000b"))).toBe(1);
     expect(sqliteMatches("a\\z", "ba")).toBe(1);
     expect(sqliteMatches("(?=a)", "a")).toBe(0); // lookahead is not RE2: invalid, 0
     expect(sqliteMatches("(a", "a")).toBe(0);
     expect(sqliteMatches("a", 5)).toBe(0);
+  });
+});
+
+describe("stringifyJson", () => {
+  it("writes what parseJson reads: integers beyond 2^53 exact, everything else as JSON.stringify", () => {
+    const doc = { ModifyIndex: 18446744073709551615n, Priority: -9223372036854775808n, Name: "\u00000:1", Nested: [2n ** 60n, { a: 2 ** 52 }], S: "x" };
+    const text = stringifyJson(doc);
+    expect(text).toContain('"ModifyIndex":18446744073709551615');
+    expect(parseJson(text)).toEqual(doc);
+    expect(stringifyJson({ a: [1, "b", null, true] })).toBe(JSON.stringify({ a: [1, "b", null, true] }));
+    // What JSON.parse and JSON.stringify do instead.
+    expect(JSON.stringify(JSON.parse('{"ModifyIndex":18446744073709551615}'))).toBe('{"ModifyIndex":18446744073709552000}');
   });
 });
 
