@@ -17,8 +17,15 @@
  */
 import { andAll, FALSE, junctionHeight, not, orAll, same, TRUE, type Cond } from "./sql.js";
 
-/** The largest predicate kept (rendered nodes); beyond it a predicate falls back (sound, looser). */
-export const SIZE_LIMIT = 20_000;
+/**
+ * The largest predicate kept (rendered nodes); beyond it a predicate falls back (sound, looser).
+ * Measured (`npx tsx bench/sql.ts --budget`): where nothing short-circuits and no index helps, a
+ * condition costs the engine per row about as much as reading and re-checking the row in-process at
+ * ~450 nodes on sql.js and ~1,300 on PGlite, and grows linearly: at 4,000 nodes about 9× and 3×,
+ * at 7,800 nodes 16× on sql.js, at 14,700 8× on PGlite. Filters people write take 30–400 nodes; a
+ * chain of equalities on one selector takes a few dozen, however long.
+ */
+export const SIZE_LIMIT = 4_000;
 /** The deepest predicate kept (engine nesting, see `junctionHeight`); SQLite refuses 1,000. */
 export const DEPTH_LIMIT = 256;
 
@@ -193,24 +200,36 @@ const other = (k: Kind): Kind => (k === "and" ? "or" : "and");
  */
 function flat(r: Reader, k: Kind, ops: Iterable<Triple>, p: Which): Cond {
   const absorbing = k === "and" ? FALSE : TRUE;
-  const parts: Cond[] = [];
+  let parts: Cond[] = [];
   let size = 1;
   let wide = 0;
   let deep = 0;
+  let compactions = 0;
   for (const t of ops) {
     const c = r.get(t, p);
     if (c === absorbing) return c;
     size += c.size;
     wide += width(c, k);
     deep = Math.max(deep, c.depth);
-    if (size > SIZE_LIMIT || deep + junctionHeight(wide) > DEPTH_LIMIT) {
-      r.degrade();
-      return FALLBACK[p];
-    }
     parts.push(c);
+    if (size > SIZE_LIMIT || deep + junctionHeight(wide) > DEPTH_LIMIT) {
+      // The sums count repeated parts (operands on one selector share their walk's tests), which the
+      // junction keeps once: measure it, a few times at most (each costs what it holds).
+      const joined = junctionOf(k, parts);
+      if (++compactions > MAX_COMPACTIONS || joined.size > SIZE_LIMIT || joined.depth > DEPTH_LIMIT) {
+        r.degrade();
+        return FALLBACK[p];
+      }
+      parts = [joined];
+      // As one part: its size, its width, the depth of its deepest part.
+      [size, wide, deep] = [joined.size, width(joined, k), joined.k === k ? joined.depth - junctionHeight(joined.xs.length) : joined.depth];
+    }
   }
   return junctionOf(k, parts);
 }
+
+/** How often a flat predicate past its estimated bounds is measured before it falls back. */
+const MAX_COMPACTIONS = 8;
 
 /** How one predicate of a chain nests: X_i = outer(a_i, inner(b_i, X_{i+1})), from `end` (or `tail` when cut). */
 interface Nesting {
