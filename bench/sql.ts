@@ -5,6 +5,13 @@
  *   npx tsx bench/sql.ts --rows 100000   (one size)
  *   npx tsx bench/sql.ts --rows 100000 --explain   (also print the plan of each pushdown statement)
  *
+ * Without a database server:
+ *
+ *   npx tsx bench/sql.ts --translate     (the time of toSQL alone on long chains, both dialects;
+ *                                         --terms 400,7000 by default)
+ *   npx tsx bench/sql.ts --budget        (what a translation near the size bound costs the engines
+ *                                         (sql.js, PGlite) per row, against reading every row)
+ *
  * It creates a throw-away cluster (initdb, pg_ctl) in a temporary directory on a free loopback port,
  * loads generated job list entries (bench/jobs.ts) into `jobs (id text COLLATE "C" PRIMARY KEY, doc
  * jsonb NOT NULL)`, creates expression indexes on the fields the queries use and a GIN index on the
@@ -25,7 +32,10 @@ import { createServer } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { compile, filterPage, parseJson, schemas, type Filter } from "../src/index.js";
+import { compile, filterPage, parse, parseJson, schemas, toSQL, type Filter, type Schema, type SqlDialect } from "../src/index.js";
+import { ANY } from "../src/semantics/schema.js";
+import { dialectFor, translateExpr } from "../src/sql/translate.js";
+import { openPglite, openSqlite, stringify } from "../test/sql/engines.js";
 import { generateJobs } from "./jobs.js";
 import { QUERIES } from "./queries.js";
 
@@ -232,4 +242,109 @@ async function main(): Promise<void> {
   console.log(`\n${lines.join("\n")}`);
 }
 
-await main();
+/** Median of `reps` timings of a synchronous `f`, in ms. */
+function timeSync(reps: number, f: () => unknown): number {
+  const ts: number[] = [];
+  for (let i = 0; i < reps; i++) {
+    const t0 = performance.now();
+    f();
+    ts.push(performance.now() - t0);
+  }
+  ts.sort((a, b) => a - b);
+  return ts[Math.floor(ts.length / 2)]!;
+}
+
+/**
+ * `toSQL` alone (the expression parsed beforehand, without the reference's parse budget) on chains of
+ * 400 and 7,000 terms: equalities on one selector (one membership test), on alternating selectors
+ * (an or-chain past the size bound: TRUE; an and-chain: the prefix that fits), and nested `not`.
+ */
+function translateTimes(): void {
+  const range = (n: number, f: (i: number) => string) => Array.from({ length: n }, (_, i) => f(i));
+  const shapes: { label: string; schema?: Schema; make: (n: number) => string }[] = [
+    { label: "x == 0 or x == 1 or …", make: (n) => range(n, (i) => `x == ${i}`).join(" or ") },
+    { label: 'Name == "j0" or … (job)', schema: schemas.job, make: (n) => range(n, (i) => `Name == "j${i}"`).join(" or ") },
+    { label: "x != 0 and x != 1 and …", make: (n) => range(n, (i) => `x != ${i}`).join(" and ") },
+    { label: "x == 0 or y == 1 or x == 2 …", make: (n) => range(n, (i) => (i % 2 ? `x == ${i}` : `y == ${i}`)).join(" or ") },
+    { label: "x != 0 and y != 1 and …", make: (n) => range(n, (i) => (i % 2 ? `x != ${i}` : `y != ${i}`)).join(" and ") },
+    { label: 'Name == "j0" or Status == "s1" … (job)', schema: schemas.job, make: (n) => range(n, (i) => (i % 2 ? `Name == "j${i}"` : `Status == "s${i}"`)).join(" or ") },
+    { label: "not (x == 0 or y == 1 or …)", make: (n) => `not (${range(n, (i) => (i % 2 ? `x == ${i}` : `y == ${i}`)).join(" or ")})` },
+  ];
+  console.log("| chain | terms | dialect | toSQL | WHERE | bound values | exact |");
+  console.log("|---|---:|---|---:|---:|---:|---|");
+  const terms = args.includes("--terms") ? args[args.indexOf("--terms") + 1]!.split(",").map(Number) : [400, 7000];
+  for (const shape of shapes) {
+    for (const n of terms) {
+      const ast = parse(shape.make(n), { maxExpressions: Infinity });
+      for (const dialect of ["postgres", "sqlite"] as SqlDialect[]) {
+        const run = () => toSQL({ ast, schema: shape.schema }, { dialect });
+        run(); // warm-up
+        const ms = timeSync(7, run);
+        const t = run();
+        const where = t.where === "TRUE" ? "TRUE" : `${t.where.length.toLocaleString("en")} chars`;
+        console.log(`| \`${shape.label}\` | ${n.toLocaleString("en")} | ${dialect} | ${ms.toFixed(1)} ms | ${where} | ${t.params.length} | ${t.exact ? "yes" : "no"} |`);
+      }
+    }
+  }
+}
+
+/**
+ * What a large translation costs: or-chains of k comparisons on distinct paths (no membership test
+ * applies) over 2,000 generated jobs, the statement and the re-check of the rows it selects, against
+ * reading every row and re-checking it in-process (what `TRUE` costs).
+ */
+async function budgetCosts(): Promise<void> {
+  const jobs = generateJobs(2000, 7);
+  const range = (n: number, f: (i: number) => string) => Array.from({ length: n }, (_, i) => f(i));
+  console.log("| engine | mode | terms | nodes | WHERE | toSQL | candidates | statement + re-check | read every row + re-check | ratio |");
+  console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+  for (const open of [openSqlite, openPglite]) {
+    const e = await open();
+    await e.load("jobs", jobs.map((j, i) => [`j${String(i).padStart(6, "0")}`, stringify(j)] as const));
+    const pg = e.dialect === "postgres";
+    const FIELDS = ["ID", "Name", "Namespace", "Type", "Status"];
+    for (const [mode, schema, shape, ks] of [
+      // No row matches (fields every job has).
+      ["JSON", undefined, "none", [5, 15, 30, 60, 125, 250]],
+      ["job", schemas.job, "none", [15, 35, 70, 135, 270, 700]],
+      // Every row is kept (a nil JobSummary fails).
+      ["JSON", undefined, "all", [5, 10, 20, 40]],
+      ["job", schemas.job, "all", [20, 50, 100, 200]],
+    ] as const) {
+      for (const k of ks) {
+        const expression =
+          shape === "none"
+            ? range(k, (i) => `${FIELDS[i % FIELDS.length]} == "none-${i}"`).join(" or ")
+            : range(k, (i) => `JobSummary.Summary["g${i}"].Running == ${(i % 5) + 10}`).join(" or ");
+        const filter = compile(expression, { schema, check: false });
+        const t = toSQL(filter, { dialect: e.dialect });
+        // The size the bound is counted in: nodes of U before the bound applies.
+        const nodes = translateExpr(parse(expression), schema ?? ANY, dialectFor({ dialect: e.dialect })).u.size;
+        const tt = timeSync(5, () => toSQL(filter, { dialect: e.dialect }));
+        // The rows a condition selects, each re-checked in-process.
+        let candidates = 0;
+        const select = async (where: string, params: unknown[]) => {
+          const rows = await e.query(`SELECT id, ${pg ? "doc::text" : "doc"} AS d FROM jobs WHERE ${where}`, params);
+          candidates = rows.length;
+          for (const r of rows) {
+            try {
+              filter.evaluate(parseJson(String(r.d)));
+            } catch {
+              // an error ends a real scan; here every row is timed
+            }
+          }
+        };
+        const ts = await time(5, () => select(t.where, t.params));
+        const kept = candidates;
+        const tr = await time(5, () => select("TRUE", []));
+        const where = t.where === "TRUE" ? "TRUE" : `${t.where.length.toLocaleString("en")} chars`;
+        console.log(`| ${e.dialect} | ${mode} | ${k} | ${nodes.toLocaleString("en")} | ${where} | ${tt.toFixed(1)} ms | ${kept} | ${ts.toFixed(1)} ms | ${tr.toFixed(1)} ms | ${(ts / tr).toFixed(1)}× |`);
+      }
+    }
+    await e.close();
+  }
+}
+
+if (args.includes("--translate")) translateTimes();
+else if (args.includes("--budget")) await budgetCosts();
+else await main();
