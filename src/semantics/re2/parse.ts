@@ -211,6 +211,17 @@ function cleanAlt(re: Node): void {
   }
 }
 
+/** A node's size or height as `memo` holds it, worked out (and kept) when absent or `force`d. */
+function remembered(memo: Map<Node, number>, re: Node, force: boolean, work: () => number): number {
+  if (!force) {
+    const known = memo.get(re);
+    if (known !== undefined) return known;
+  }
+  const v = work();
+  memo.set(re, v);
+  return v;
+}
+
 function repeatIsValid(re: Node, n: number): boolean {
   if (re.op === Op.Repeat) {
     let m = re.max;
@@ -279,10 +290,10 @@ class Parser {
   }
 
   private calcSize(re: Node, force: boolean): number {
-    if (!force) {
-      const known = this.size!.get(re);
-      if (known !== undefined) return known;
-    }
+    return remembered(this.size!, re, force, () => this.sizeOf(re));
+  }
+
+  private sizeOf(re: Node): number {
     let size = 0;
     switch (re.op) {
       case Op.Literal:
@@ -310,9 +321,7 @@ class Parser {
         break;
       }
     }
-    size = Math.max(1, size);
-    this.size!.set(re, size);
-    return size;
+    return Math.max(1, size);
   }
 
   private checkHeight(re: Node): void {
@@ -325,14 +334,11 @@ class Parser {
   }
 
   private calcHeight(re: Node, force: boolean): number {
-    if (!force) {
-      const known = this.height!.get(re);
-      if (known !== undefined) return known;
-    }
-    let h = 1;
-    for (const s of re.sub) h = Math.max(h, 1 + this.calcHeight(s, false));
-    this.height!.set(re, h);
-    return h;
+    return remembered(this.height!, re, force, () => {
+      let h = 1;
+      for (const s of re.sub) h = Math.max(h, 1 + this.calcHeight(s, false));
+      return h;
+    });
   }
 
   push(re: Node): Node | undefined {
