@@ -334,7 +334,12 @@ function collection(x: CollectionExpr, cx: Context, scope: Scope, level: number,
       else {
         const c = a.cases[0]!;
         const kind = a.then as "list" | "map";
-        const searched = clash.both || clash.hidden || searches >= MAX_SEARCHES ? undefined : members(x, c.type, c.ref, kind, d, scope, level, searches, go);
+        // Inside a search, a collection of the document itself (not reached through a bound member)
+        // would be searched once per member of every enclosing search: the engine's work would
+        // multiply by each level's length (8 datacenters, 5 levels: 32,768 searches a row), where
+        // members reached through the enclosing member add up to the document's size at most.
+        const cross = searches > 0 && c.ref.base === "column";
+        const searched = clash.both || clash.hidden || cross || searches >= MAX_SEARCHES ? undefined : members(x, c.type, c.ref, kind, d, scope, level, searches, go);
         if (searched) then = searched;
         else {
           const empty = kind === "list" ? d.isEmptyArray(c.ref) : d.isEmptyObject(c.ref);

@@ -46,6 +46,23 @@ describe("toSQL", () => {
     expect(toSQL("any Datacenters as a, a { a == 1 }", { dialect: "postgres", schema: schemas.job }).where).toContain("'[]'::jsonb");
   });
 
+  it("searches inside a search only members reached through the enclosing member, never the document's own collections again (a cross product)", () => {
+    const searches = (e: string, schema = schemas.job) => (toSQL(e, { dialect: "postgres", schema }).where.match(/jsonb_array_elements|jsonb_each/g) ?? []).length;
+    // The shape of the attack: each level searches the root's list again and reads the outer member,
+    // so an engine would search 8^depth members a row.
+    const cross = (depth: number) => {
+      let body = `v${depth - 1} == "zz"`;
+      for (let k = depth - 1; k >= 1; k--) body = `any Datacenters as v${k} { v${k - 1} == "zz" or ${body} }`;
+      return `any Datacenters as v0 { ${body} }`;
+    };
+    const one = searches(cross(1));
+    expect(one).toBeGreaterThan(0);
+    for (const depth of [2, 5, 12]) expect(searches(cross(depth))).toBe(one);
+    // Through the member: a deployment's task groups, then each group's canaries (the document's size).
+    const through = 'any TaskGroups as _, g { any g.PlacedCanaries as c { c == "a" } }';
+    expect(searches(through, schemas.deployment)).toBeGreaterThan(searches('any TaskGroups as _, g { g.Promoted == true }', schemas.deployment));
+  });
+
   it("stays off the stack: long runs of not fold, deeper nesting keeps every row", () => {
     const nots = toSQL(`${"not ".repeat(45_001)}Status == "dead"`, { dialect: "postgres", schema: schemas.job });
     expect(nots.exact).toBe(true);
