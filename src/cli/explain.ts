@@ -78,7 +78,7 @@ function literalNode(v: Literal): TreeNode {
 
 /** The plan as a drawable tree. */
 export function planTree(plan: PlanNode): TreeNode {
-  const label = `${plan.label}  (cost ${plan.cost}${plan.infallible && plan.children.length > 0 ? ", cannot fail" : ""})`;
+  const label = `${plan.label}  (cost ${plan.cost}${plan.infallible && plan.children.length > 0 ? ", cannot fail" : ""}${plan.metered && plan.children.length === 0 ? ", metered" : ""})`;
   return { label, children: plan.children.map(planTree) };
 }
 
@@ -86,7 +86,7 @@ export function planTree(plan: PlanNode): TreeNode {
 export function explainText(ast: Ast, source: string, plan: PlanNode | undefined, style: Style): string {
   const parts = [`  ${style.bold("syntax tree:")}`, drawTree(astTree(ast, source), "    ", style)];
   if (plan) {
-    parts.push(`  ${style.bold("plan")} ${style.dim("(evaluation order: negations pushed down to the matches; operands that cannot fail sorted cheapest first, the others keep their place):")}`);
+    parts.push(`  ${style.bold("plan")} ${style.dim("(evaluation order: negations pushed down to the matches; operands that cannot fail sorted cheapest first, the others and regular expressions (metered: charged by the text's length) keep their place):")}`);
     parts.push(drawTree(planTree(plan), "    ", style));
   }
   return parts.join("\n");

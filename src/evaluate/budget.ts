@@ -9,9 +9,14 @@
  *   level (not inside a nested collection), before the body is evaluated.
  * The match tests of a level are charged whether or not short-circuiting skips some of them: the count
  * must not depend on the order in which the compiler chooses to run them.
+ * - a regular expression's test also charges what matching that text costs (`Pattern.cost` of its
+ *   length), when it runs, before matching. It depends on the data, so the compiler never moves such
+ *   a test (it is `metered` in the plan): both evaluators run, and charge, the same tests in the same
+ *   order.
  */
 import type { Span } from "../errors.js";
 import { evaluationError } from "../messages.js";
+import type { Pattern } from "../semantics/regex.js";
 import type { Expr } from "../syntax/ast.js";
 
 /**
@@ -60,4 +65,24 @@ export function charge(budget: EvaluationBudget, steps: number, source: string, 
   if ((budget.steps -= steps) < 0) {
     throw evaluationError({ source, span }, "too-expensive");
   }
+}
+
+/**
+ * `pattern`, its tests taking their cost from the running evaluation's budget (`budget()`, when
+ * there is one) before matching; a test it cannot afford throws `too-expensive` at `span()` without
+ * running.
+ */
+export function meteredPattern(pattern: Pattern, budget: () => EvaluationBudget | undefined, source: string, span: () => Span): Pattern {
+  if (pattern.error !== undefined) return pattern;
+  return {
+    ...pattern,
+    test: (text) => {
+      const b = budget();
+      if (b !== undefined) {
+        const cost = pattern.cost(text.length);
+        if (cost > 0) charge(b, cost, source, span());
+      }
+      return pattern.test(text);
+    },
+  };
 }

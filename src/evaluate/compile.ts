@@ -12,6 +12,7 @@
  *   of operands that can never raise an error are reordered cheapest first;
  * - regular expressions are compiled once, with exact fast paths (`regex.ts`).
  */
+import type { Span } from "../errors.js";
 import type { CollectionExpr, Expr, MatchExpr } from "../syntax/ast.js";
 import { selectorSource } from "../syntax/print.js";
 import {
@@ -32,7 +33,7 @@ import {
 } from "../semantics/operators.js";
 import { fieldOf, type Type } from "../semantics/schema.js";
 import { MISSING, concrete, elementType, isObject, kindOf, staticPath, step, typed, walk, type Typed } from "../semantics/select.js";
-import { charge, iterationSteps, levelMatches, type EvaluationBudget } from "./budget.js";
+import { charge, iterationSteps, levelMatches, meteredPattern, type EvaluationBudget } from "./budget.js";
 import { bothPlaceholderError, boundNames, hiddenPlaceholderError, placeholderClash, selectorKeys, selectorPrefix, walkReporter, type EvaluateOptions } from "./common.js";
 import { fastMatch, fastMembership } from "./fast.js";
 import { interpret } from "./interpret.js";
@@ -52,6 +53,12 @@ export interface PlanNode {
   readonly cost: number;
   /** True when the node can never raise an evaluation error. */
   readonly infallible: boolean;
+  /**
+   * True when its cost depends on the data (a regular expression's test, charged to a budget by the
+   * length of the text): the compiler keeps such a node where it is, so that a budget is charged at
+   * the same tests as the interpreter charges it.
+   */
+  readonly metered: boolean;
   readonly children: readonly PlanNode[];
 }
 
@@ -63,18 +70,19 @@ class LazyPlanNode implements PlanNode {
     readonly cost: number,
     readonly infallible: boolean,
     readonly children: readonly PlanNode[],
+    readonly metered: boolean,
   ) {}
   get label(): string {
     return (this.text ??= this.describe());
   }
-  toJSON(): { label: string; cost: number; infallible: boolean; children: readonly PlanNode[] } {
-    return { label: this.label, cost: this.cost, infallible: this.infallible, children: this.children };
+  toJSON(): { label: string; cost: number; infallible: boolean; metered: boolean; children: readonly PlanNode[] } {
+    return { label: this.label, cost: this.cost, infallible: this.infallible, metered: this.metered, children: this.children };
   }
-  /** The plan as an indented tree, a node a line: its label, its cost, and whether it can fail. */
+  /** The plan as an indented tree, a node a line: its label, its cost, whether it can fail, whether its cost depends on the data. */
   toString(): string {
     const lines: string[] = [];
     const visit = (node: PlanNode, indent: string): void => {
-      lines.push(`${indent}${node.label}  (cost ${node.cost}${node.infallible ? ", cannot fail" : ""})`);
+      lines.push(`${indent}${node.label}  (cost ${node.cost}${node.infallible ? ", cannot fail" : ""}${node.metered ? ", metered" : ""})`);
       for (const child of node.children) visit(child, `${indent}  `);
     };
     visit(this, "");
@@ -82,8 +90,9 @@ class LazyPlanNode implements PlanNode {
   }
 }
 
-function planNode(label: () => string, cost: number, infallible: boolean, children: readonly PlanNode[]): PlanNode {
-  return new LazyPlanNode(label, cost, infallible, children);
+/** A plan node; it is metered when it says so or when one of its children is. */
+function planNode(label: () => string, cost: number, infallible: boolean, children: readonly PlanNode[], metered = false): PlanNode {
+  return new LazyPlanNode(label, cost, infallible, children, metered || children.some((c) => c.metered));
 }
 
 interface Compiled {
@@ -105,6 +114,8 @@ interface Env {
   readonly meter: { budget: EvaluationBudget | undefined };
   /** The outermost collection around the code being compiled, if any. */
   readonly outermost: CollectionExpr | undefined;
+  /** The whole expression's span (where a budget runs out outside every collection). */
+  readonly top: Span;
 }
 
 /** The result of compiling a whole expression. */
@@ -127,7 +138,7 @@ export function compileAst(ast: Expr, source: string, root: Type, options: Evalu
     };
   }
   const meter: Env["meter"] = { budget: undefined };
-  const env: Env = { source, root, options, scope: [], layout: { slots: 0 }, rootValue: rootNormalizer(root), meter, outermost: undefined };
+  const env: Env = { source, root, options, scope: [], layout: { slots: 0 }, rootValue: rootNormalizer(root), meter, outermost: undefined, top: ast.span };
   const c = compileExpr(ast, env, false);
   const run = c.run;
   const topSteps = levelMatches(ast);
@@ -246,7 +257,7 @@ function equalityKey(e: Expr, env: Env): string | undefined {
   return env.root.kind === "any" ? key : undefined;
 }
 
-/** Sorts each run of consecutive infallible operands by cost; fallible ones keep their place. */
+/** Sorts each run of consecutive infallible operands by cost; fallible and metered ones keep their place. */
 function reorder(parts: Compiled[]): Compiled[] {
   const out: Compiled[] = [];
   let run: Compiled[] = [];
@@ -256,7 +267,7 @@ function reorder(parts: Compiled[]): Compiled[] {
     run = [];
   };
   for (const p of parts) {
-    if (p.plan.infallible) run.push(p);
+    if (p.plan.infallible && !p.plan.metered) run.push(p);
     else {
       flush();
       out.push(p);
@@ -499,7 +510,7 @@ function compileMatch(e: MatchExpr, env: Env, negate: boolean): Compiled {
   const site: Site = { source: env.source, span: e.span, selector: selectorSource(e.selector), op: e.op };
   const sel = compileSelector(e, env);
   const lit = literalValue(e.value?.text ?? "");
-  const pattern = info.base === "matches" ? compilePattern(e.value!.text) : undefined;
+  const pattern = info.base === "matches" ? budgetedPattern(e, env) : undefined;
   if (sel.dynamic) return dynamicMatch(e, sel.read, info.base, negated, missing, site, lit, pattern);
   const m: TestInput = { site, type: sel.type, lit, pattern };
   const known = staticTest(info.base, m);
@@ -510,6 +521,7 @@ function compileMatch(e: MatchExpr, env: Env, negate: boolean): Compiled {
     cost,
     infallible && sel.infallible,
     [],
+    pattern !== undefined,
   );
   let run: Predicate;
   if (sel.infallible) {
@@ -541,7 +553,13 @@ function dynamicMatch(e: MatchExpr, read: Reader, base: BaseOp, negated: boolean
     if (r.type !== lastType) test = dispatchTest(base, { site, type: (lastType = r.type), lit, pattern });
     return test(r.value) !== negated;
   };
-  return { run, plan: planNode(() => `${matchText(e)}   [${base} on a bound value]`, OPERATIONS[base].cost, false, []) };
+  return { run, plan: planNode(() => `${matchText(e)}   [${base} on a bound value]`, OPERATIONS[base].cost, false, [], pattern !== undefined) };
+}
+
+/** The match's pattern, its tests charged to the running evaluation's budget (`meteredPattern`). */
+function budgetedPattern(e: MatchExpr, env: Env): Pattern {
+  const span = env.outermost?.span ?? env.top;
+  return meteredPattern(compilePattern(e.value!.text), () => env.meter.budget, env.source, () => span);
 }
 
 function matchText(e: MatchExpr): string {

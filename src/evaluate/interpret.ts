@@ -2,6 +2,7 @@
  * The plain tree-walking interpreter: the executable specification of the language. It favours
  * clarity over speed; the compiler must agree with it on every answer and every error class.
  */
+import type { Span } from "../errors.js";
 import type { AndExpr, CollectionExpr, Expr, Literal, MatchExpr, OrExpr } from "../syntax/ast.js";
 import { selectorSource } from "../syntax/print.js";
 import {
@@ -15,7 +16,7 @@ import {
 } from "../semantics/operators.js";
 import { ANY, type Type } from "../semantics/schema.js";
 import { MISSING, elementType, kindOf, typed, walk, type Typed } from "../semantics/select.js";
-import { charge, iterationSteps, levelMatches, type EvaluationBudget } from "./budget.js";
+import { charge, iterationSteps, levelMatches, meteredPattern, type EvaluationBudget } from "./budget.js";
 import { bothPlaceholderError, boundNames, hiddenPlaceholderError, placeholderClash, selectorKeys, walkReporter, type EvaluateOptions } from "./common.js";
 import { compilePattern, type Pattern } from "../semantics/regex.js";
 
@@ -36,6 +37,8 @@ interface Context {
   /** The budget being charged, if any, and the outermost collection being iterated (its span). */
   readonly budget: EvaluationBudget | undefined;
   outermost: CollectionExpr | undefined;
+  /** The whole expression's span (where a budget runs out outside every collection). */
+  readonly top: Span;
 }
 
 /**
@@ -44,7 +47,7 @@ interface Context {
  * from it (see `budget.ts`) and throws `too-expensive` when it runs out.
  */
 export function interpret(ast: Expr, source: string, datum: unknown, type: Type = ANY, options: EvaluateOptions = {}, budget?: EvaluationBudget): boolean {
-  const ctx: Context = { source, root: { type, value: typed(type, datum) }, options, patterns: new Map(), budget, outermost: undefined };
+  const ctx: Context = { source, root: { type, value: typed(type, datum) }, options, patterns: new Map(), budget, outermost: undefined, top: ast.span };
   if (budget !== undefined) charge(budget, levelMatches(ast), source, ast.span);
   return evaluate(ast, ctx, undefined);
 }
@@ -210,12 +213,17 @@ function evaluateMatch(e: MatchExpr, ctx: Context, scope: Scope | undefined): bo
   if (target === MISSING) return info.missing;
   const site: Site = { source: ctx.source, span: e.span, selector: selectorSource(e.selector), op: e.op };
   const lit: LiteralValue = literalValue(e.value?.text ?? "");
-  const result = applyOperator(info.base, site, target.type, target.value, lit, info.base === "matches" ? pattern(e.value!, ctx) : undefined);
+  const result = applyOperator(info.base, site, target.type, target.value, lit, info.base === "matches" ? pattern(e.value!, ctx, scope) : undefined);
   return info.negated ? !result : result;
 }
 
-function pattern(lit: Literal, ctx: Context): Pattern {
+/** The literal's pattern, compiled once per evaluation, its tests charged to the budget (`meteredPattern`). */
+function pattern(lit: Literal, ctx: Context, scope: Scope | undefined): Pattern {
   let p = ctx.patterns.get(lit);
-  if (!p) ctx.patterns.set(lit, (p = compilePattern(lit.text)));
+  if (!p) {
+    // A literal lies at the top level or inside one outermost collection, whichever evaluates it.
+    const span = scope === undefined ? ctx.top : ctx.outermost!.span;
+    ctx.patterns.set(lit, (p = meteredPattern(compilePattern(lit.text), () => ctx.budget, ctx.source, () => span)));
+  }
   return p;
 }

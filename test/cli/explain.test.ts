@@ -25,7 +25,7 @@ describe("filter-check --explain", () => {
         "       └─ match in  @1:79",
         '          ├─ selector Datacenters  steps "Datacenters"',
         '          └─ value "dc1" → text "dc1" (string)',
-        "  plan (evaluation order: negations pushed down to the matches; operands that cannot fail sorted cheapest first, the others keep their place):",
+        "  plan (evaluation order: negations pushed down to the matches; operands that cannot fail sorted cheapest first, the others and regular expressions (metered: charged by the text's length) keep their place):",
         "    or  (cost 26)",
         "    ├─ and  (cost 22)",
         '    │  ├─ Status == "/x"   [equal on string, cannot fail]  (cost 1)',
@@ -42,7 +42,7 @@ describe("filter-check --explain", () => {
     expect(r.code).toBe(1);
     const [ok, bad] = jsonLines(r.stdout) as Record<string, unknown>[];
     expect(ok!.ast).toMatchObject({ kind: "not", operand: { kind: "match", op: "==", value: { type: "word", text: "true" } } });
-    expect(ok!.plan).toEqual({ label: "not (Stop == true)   [equal on bool, cannot fail]", cost: 1, infallible: true, children: [] });
+    expect(ok!.plan).toEqual({ label: "not (Stop == true)   [equal on bool, cannot fail]", cost: 1, infallible: true, metered: false, children: [] });
     expect(bad).toMatchObject({ valid: false, ast: { kind: "match" }, plan: null });
   });
   it("checks, warns about and draws 45,000 nots (the reference accepts them) as one run", async () => {

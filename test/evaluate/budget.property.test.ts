@@ -143,3 +143,72 @@ describe("evaluation budgets", () => {
     expect(() => f.evaluate({ Status: "running", Priority: 1 }, budget)).toThrow(/filter too expensive/);
   });
 });
+
+describe("evaluation budgets: regular expressions cost what their text costs", () => {
+  /** The steps `run` takes from a budget large enough for it. */
+  const spent = (run: (b: EvaluationBudget) => unknown): number => {
+    const b: EvaluationBudget = { steps: 1e12 };
+    run(b);
+    return 1e12 - b.steps;
+  };
+
+  it("a test on re2js costs the text's length times the program's size, charged before it runs", () => {
+    // (?i)[a-z]{100}1 is 101 instructions: one step per character and instruction.
+    const text = 'Name matches "(?i)[a-z]{100}1"';
+    const f = compile(text, { schema: schemas.job });
+    const job = { Name: `${"a".repeat(9_999)}1` };
+    const cost = spent((b) => f.evaluate(job, b));
+    expect(cost).toBe(1 + 10_000 * 101);
+    expect(spent((b) => evaluate(text, job, { schema: schemas.job }, b))).toBe(cost);
+    // One step short: too expensive, before matching, at the whole expression.
+    let error: unknown;
+    try {
+      f.evaluate(job, { steps: cost - 1 });
+    } catch (e) {
+      error = e;
+    }
+    expect((error as FilterEvaluationError).code).toBe("too-expensive");
+    expect((error as FilterEvaluationError).span).toEqual({ start: 0, end: text.length });
+    expect(f.evaluate(job, { steps: cost })).toBe(true);
+  });
+
+  it("a 1 MB text and a large program exhaust a budget at once instead of running for minutes", () => {
+    const pattern = `(?i)${"[a-z]{100}".repeat(100)}1`;
+    const f = compile(`x matches \`${pattern}\``);
+    const d = { x: ("a".repeat(500) + "1").repeat(2_000) };
+    expect(() => f.evaluate(d, { steps: 1_000_000 })).toThrow(/filter too expensive/);
+  });
+
+  it("exact fast paths cost a step per 64 characters; a short text costs only the match test", () => {
+    for (const p of ["web", "^web-1$", "^web-[0-9]+$"]) {
+      const f = compile(`Name matches "${p}"`, { schema: schemas.job });
+      expect(spent((b) => f.evaluate({ Name: "web-1" }, b))).toBe(1);
+      expect(spent((b) => f.evaluate({ Name: `web-${"1".repeat(6_400)}` }, b))).toBe(1 + 100);
+    }
+  });
+
+  it("the compiler keeps a regular expression where the reference runs it, even before a cheaper test that cannot fail", () => {
+    const text = 'Name matches "(?i)[a-z]{20}x" or Status == "running"';
+    const f = compile(text, { schema: schemas.job });
+    const job = { Name: "a".repeat(1000), Status: "running" };
+    // Sorted cheapest first, the equality would decide first and the regex would never be charged.
+    expect(spent((b) => f.evaluate(job, b))).toBe(spent((b) => evaluate(text, job, { schema: schemas.job }, b)));
+    expect(spent((b) => f.evaluate(job, b))).toBe(2 + 1000 * 21);
+  });
+
+  it("inside a collection, the charge falls on the outermost any/all; the compiler keeps regular expressions where they are", () => {
+    const text = 'any Datacenters as d { d matches "(?i)[a-z]{20}x" and d == "q" }';
+    const f = compile(text, { schema: schemas.job });
+    const job = { Datacenters: ["a".repeat(30), "q"] };
+    expect(String(f.plan)).toContain("metered");
+    const cost = spent((b) => f.evaluate(job, b));
+    expect(spent((b) => evaluate(text, job, { schema: schemas.job }, b))).toBe(cost);
+    let error: unknown;
+    try {
+      f.evaluate(job, { steps: cost - 1 });
+    } catch (e) {
+      error = e;
+    }
+    expect((error as FilterEvaluationError).span.start).toBe(0);
+  });
+});

@@ -61,7 +61,7 @@ const numberRaw = fc
   .tuple(fc.boolean(), fc.oneof(fc.constant("0"), fc.integer({ min: 1, max: 99999 }).map(String)), fc.option(fc.stringMatching(/^[0-9]{1,3}$/), { nil: undefined }))
   .map(([neg, int, frac]) => `${neg ? "-" : ""}${int}${frac ? `.${frac}` : ""}`);
 
-const TEXTS = ["", "a", "dc1", "running", "0x10", "1_000", "TRUE", "t", "1.5", "-1", "inf", "NaN", "1e3", "web-1", "é", "日本", "a b", "q\"uote", "line\nbreak", "^a", "(", "x{2,}", "9007199254740993"];
+const TEXTS = ["", "a", "dc1", "running", "0x10", "1_000", "TRUE", "t", "1.5", "-1", "inf", "NaN", "1e3", "web-1", "é", "日本", "a b", "q\"uote", "line\nbreak", "^a", "(", "x{2,}", "9007199254740993", "(?i)WEB", "a|b", "[a-c]+q"];
 
 export function literalArb(names: readonly string[]): fc.Arbitrary<Literal> {
   const text = fc.oneof(fc.constantFrom(...TEXTS), fc.string({ maxLength: 6 }));

@@ -211,6 +211,46 @@ function cleanAlt(re: Node): void {
   }
 }
 
+/**
+ * The compiled size of a node in instructions, as Go's parser estimates it (`calcSize`), given the
+ * size of each subexpression.
+ */
+function sizeOf(re: Node, sub: (n: Node) => number): number {
+  let size = 0;
+  switch (re.op) {
+    case Op.Literal:
+      size = re.rune.length;
+      break;
+    case Op.Capture:
+    case Op.Star:
+      size = 2 + sub(re.sub[0]!);
+      break;
+    case Op.Plus:
+    case Op.Quest:
+      size = 1 + sub(re.sub[0]!);
+      break;
+    case Op.Concat:
+      for (const s of re.sub) size += sub(s);
+      break;
+    case Op.Alternate:
+      for (const s of re.sub) size += sub(s);
+      if (re.sub.length > 1) size += re.sub.length - 1;
+      break;
+    case Op.Repeat: {
+      const inner = sub(re.sub[0]!);
+      if (re.max === -1) size = re.min === 0 ? 2 + inner : 1 + re.min * inner;
+      else size = re.max * inner + (re.max - re.min);
+      break;
+    }
+  }
+  return Math.max(1, size);
+}
+
+/** The compiled size of a parse tree in instructions (what a test costs per character of the text, at most). */
+export function programSize(tree: Node): number {
+  return sizeOf(tree, programSize);
+}
+
 /** A node's size or height as `memo` holds it, worked out (and kept) when absent or `force`d. */
 function remembered(memo: Map<Node, number>, re: Node, force: boolean, work: () => number): number {
   if (!force) {
@@ -290,38 +330,7 @@ class Parser {
   }
 
   private calcSize(re: Node, force: boolean): number {
-    return remembered(this.size!, re, force, () => this.sizeOf(re));
-  }
-
-  private sizeOf(re: Node): number {
-    let size = 0;
-    switch (re.op) {
-      case Op.Literal:
-        size = re.rune.length;
-        break;
-      case Op.Capture:
-      case Op.Star:
-        size = 2 + this.calcSize(re.sub[0]!, false);
-        break;
-      case Op.Plus:
-      case Op.Quest:
-        size = 1 + this.calcSize(re.sub[0]!, false);
-        break;
-      case Op.Concat:
-        for (const s of re.sub) size += this.calcSize(s, false);
-        break;
-      case Op.Alternate:
-        for (const s of re.sub) size += this.calcSize(s, false);
-        if (re.sub.length > 1) size += re.sub.length - 1;
-        break;
-      case Op.Repeat: {
-        const sub = this.calcSize(re.sub[0]!, false);
-        if (re.max === -1) size = re.min === 0 ? 2 + sub : 1 + re.min * sub;
-        else size = re.max * sub + (re.max - re.min);
-        break;
-      }
-    }
-    return Math.max(1, size);
+    return remembered(this.size!, re, force, () => sizeOf(re, (sub) => this.calcSize(sub, false)));
   }
 
   private checkHeight(re: Node): void {
