@@ -1,16 +1,21 @@
 import type { FastifyReply } from "fastify";
+import { tokenHeader } from "./tokens.js";
 
 /** Minimized JSON, or with `pretty` 4-space indented JSON ending in a newline. */
 export function encodeJson(value: unknown, pretty: boolean): string {
   return pretty ? `${JSON.stringify(value, null, 4)}\n` : JSON.stringify(value);
 }
 
-/** The scheduler's query meta headers. This single server is always its own leader. */
+/**
+ * The scheduler's query meta headers. This single server is always its own leader. The next token is
+ * written as its UTF-8 bytes, or escaped when no header can carry it (`tokenHeader`); the body must then
+ * be a buffer or a stream of buffers, with which Node writes the header a byte per character.
+ */
 export function setMeta(reply: FastifyReply, index: number, nextToken = ""): void {
   void reply.header("X-Svc-Index", String(index));
   void reply.header("X-Svc-LastContact", "0");
   void reply.header("X-Svc-KnownLeader", "true");
-  if (nextToken !== "") void reply.header("X-Svc-Nexttoken", nextToken);
+  if (nextToken !== "") void reply.header("X-Svc-Nexttoken", tokenHeader(nextToken));
 }
 
 export function sendJson(reply: FastifyReply, value: unknown, pretty: boolean): FastifyReply {
