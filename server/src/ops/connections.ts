@@ -5,7 +5,7 @@
  */
 import type { Socket } from "node:net";
 import type { FastifyInstance } from "fastify";
-import { MAX_WAIT_MS } from "../scheduler/query.js";
+import { MAX_WAIT_MS, parseGoQuery } from "../scheduler/query.js";
 
 /** Longest time to receive a request's headers. */
 export const HEADERS_TIMEOUT_MS = 10_000;
@@ -52,13 +52,15 @@ function headersTimeout(requestTimeoutMs: number): number {
 
 /**
  * The connection options of a listener: request, headers and idle timeouts (expired requests are
- * looked for every second, or twice per request timeout when it is shorter), plain-text parser errors.
+ * looked for every second, or twice per request timeout when it is shorter), plain-text parser errors,
+ * and the query string read as the scheduler's Go server reads it (`parseGoQuery`).
  */
 export function connectionOptions(requestTimeoutMs: number, emptyBody: boolean): {
   requestTimeout: number;
   connectionTimeout: number;
   http: { headersTimeout: number; connectionsCheckingInterval: number };
   clientErrorHandler: (err: NodeJS.ErrnoException, socket: Socket) => void;
+  routerOptions: { querystringParser: (text: string) => Record<string, string | string[]> };
 } {
   const every = requestTimeoutMs > 0 ? Math.max(50, Math.min(1000, Math.floor(requestTimeoutMs / 2))) : 1000;
   return {
@@ -66,6 +68,7 @@ export function connectionOptions(requestTimeoutMs: number, emptyBody: boolean):
     connectionTimeout: IDLE_SOCKET_TIMEOUT_MS,
     http: { headersTimeout: headersTimeout(requestTimeoutMs), connectionsCheckingInterval: every },
     clientErrorHandler: plainClientError(emptyBody),
+    routerOptions: { querystringParser: parseGoQuery },
   };
 }
 
