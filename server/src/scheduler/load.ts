@@ -1,6 +1,6 @@
 import type { Snapshot } from "./state.js";
 import type { Deployment, DeploymentState, JobListEntry, JobRecord, JobSummary, TaskGroupSummary } from "./types.js";
-import { isObj, type Obj } from "../object.js";
+import { dict, isObj, type Obj } from "../object.js";
 
 /** A --data file that does not hold what it should. */
 export class DataFileError extends Error {}
@@ -47,11 +47,15 @@ class Reader {
     return isObj(v) ? v : this.fail(key, "an object");
   }
 
-  /** Fields not in the seed's list are kept as they are. */
-  extras(known: readonly string[]): Obj {
-    const out: Obj = {};
-    for (const [k, v] of Object.entries(this.o)) if (!known.includes(k)) out[k] = v;
-    return out;
+  /**
+   * Fields not in the seed's list are kept as they are, as own properties of `target` (defined, not
+   * assigned: a key `__proto__` stays a key).
+   */
+  extras<T extends object>(target: T, known: readonly string[]): T {
+    for (const [k, v] of Object.entries(this.o)) {
+      if (!known.includes(k)) Object.defineProperty(target, k, { value: v, enumerable: true, writable: true, configurable: true });
+    }
+    return target;
   }
 }
 
@@ -69,7 +73,8 @@ function jobSummary(o: Obj | null, job: JobListEntry, where: string): JobSummary
   }
   const r = new Reader(o, where);
   const children = r.obj("Children");
-  const summary: Record<string, TaskGroupSummary> = {};
+  // Keyed by task group names: no prototype, so that `__proto__` or `constructor` are groups like any other.
+  const summary = dict<TaskGroupSummary>();
   for (const [group, value] of Object.entries(r.obj("Summary") ?? {})) {
     if (!isObj(value)) throw new DataFileError(`${where}.Summary.${group}: expected an object`);
     summary[group] = taskGroupSummary(value, `${where}.Summary.${group}`);
@@ -112,7 +117,7 @@ export function normalizeJob(raw: unknown, where: string): JobListEntry {
     Type: r.str("Type"),
   };
   entry.JobSummary = jobSummary(r.obj("JobSummary"), entry, `${where}.JobSummary`);
-  return Object.assign(entry, r.extras(JOB_FIELDS));
+  return r.extras(entry, JOB_FIELDS);
 }
 
 function deploymentState(o: unknown, where: string): DeploymentState {
@@ -141,7 +146,7 @@ export function normalizeDeployment(raw: unknown, where: string): Deployment {
   const r = new Reader(raw, where);
   const id = r.str("ID");
   if (id === "") throw new DataFileError(`${where}.ID: expected a non-empty string`);
-  const groups: Record<string, DeploymentState> = {};
+  const groups = dict<DeploymentState>();
   for (const [name, value] of Object.entries(r.obj("TaskGroups") ?? {})) groups[name] = deploymentState(value, `${where}.TaskGroups.${name}`);
   const deployment: Deployment = {
     CreateIndex: r.int("CreateIndex", true),
@@ -159,7 +164,7 @@ export function normalizeDeployment(raw: unknown, where: string): Deployment {
     StatusDescription: r.str("StatusDescription"),
     TaskGroups: groups,
   };
-  return Object.assign(deployment, r.extras(DEPLOYMENT_FIELDS));
+  return r.extras(deployment, DEPLOYMENT_FIELDS);
 }
 
 /** The state described by a parsed --data file: `{"jobs": [...], "deployments": [...]}` (other keys belong to other services). */

@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { Change, SchedulerState } from "./state.js";
 import { BadRequest } from "./query.js";
+import { JobReader, utf8Bytes, wellFormed, type TextRule } from "./decode.js";
+import { JOB_LIMITS, MAX_INTEGER, NAMESPACE_NAME } from "./job-limits.js";
 import { JOB_TYPES, TERMINAL_DEPLOYMENT_STATUSES } from "./types.js";
 import type { Deployment, DeploymentState, JobListEntry, JobRecord, TaskGroupSummary } from "./types.js";
-import { isObj, type Obj } from "../object.js";
+import { dict, isObj, own, type Obj } from "../object.js";
 
 /** The part of a job definition (`PUT /v1/jobs` body `{"Job": {...}}`) the list entry is made of. */
 export interface JobSpec {
@@ -34,26 +36,6 @@ export interface RegisterResponse {
 
 const DEFAULT_PROGRESS_DEADLINE_NS = 600_000_000_000;
 
-/**
- * `o[key]` when it passes `is`; an absent or null value, or one that fails `is` (recorded in `errors`
- * as "<key> must be <what>"), gives `fallback`.
- */
-function field<T>(o: Obj, key: string, errors: string[], is: (v: unknown) => v is T, what: string, fallback: T): T {
-  const v = o[key];
-  if (v === undefined || v === null) return fallback;
-  if (!is(v)) {
-    errors.push(`${key} must be ${what}`);
-    return fallback;
-  }
-  return v;
-}
-
-const str = (o: Obj, key: string, errors: string[], fallback = ""): string =>
-  field(o, key, errors, (v): v is string => typeof v === "string", "a string", fallback);
-const int = (o: Obj, key: string, errors: string[], fallback: number): number =>
-  field(o, key, errors, (v): v is number => typeof v === "number" && Number.isInteger(v), "an integer", fallback);
-const bool = (o: Obj, key: string, errors: string[]): boolean => field(o, key, errors, (v): v is boolean => typeof v === "boolean", "a boolean", false);
-
 function multiError(errors: string[]): string {
   const n = errors.length;
   return `Job validation failed: ${n} error${n === 1 ? "" : "s"} occurred:\n${errors.map((e) => `\t* ${e}\n`).join("")}\n`;
@@ -76,70 +58,186 @@ export function nestsDeeper(value: unknown, limit: number): boolean {
   return false;
 }
 
-/** Validates the body of a registration and fills the defaults the scheduler's client would. */
+const NAME: TextRule = { maxBytes: JOB_LIMITS.nameBytes };
+const UNBOUNDED = Number.POSITIVE_INFINITY;
+/** A string checked for NULs (and made well-formed) whose length another rule bounds. */
+const ANY_LENGTH: TextRule = { maxBytes: UNBOUNDED };
+
+/** The fields of an `UpdateStrategy` a deployment reads (absent: not set, so a job's value may fill it). */
+interface UpdateFields {
+  Canary?: number;
+  AutoPromote?: boolean;
+  AutoRevert?: boolean;
+  ProgressDeadline?: number;
+}
+
+/** An `UpdateStrategy` (every field type-checked, as decoded; the deployment's four kept). */
+function readUpdate(r: JobReader, v: unknown, path: string): UpdateFields {
+  const o = r.object(v, path, "an UpdateStrategy");
+  if (o === undefined) return {};
+  for (const key of ["Stagger", "MaxParallel", "MinHealthyTime", "HealthyDeadline"]) r.integer(o[key], `${path}.${key}`);
+  r.string(o["HealthCheck"], `${path}.HealthCheck`);
+  const fields: UpdateFields = {};
+  const canary = r.integer(o["Canary"], `${path}.Canary`);
+  if (canary !== undefined) fields.Canary = canary;
+  const autoPromote = r.boolean(o["AutoPromote"], `${path}.AutoPromote`);
+  if (autoPromote !== undefined) fields.AutoPromote = autoPromote;
+  const autoRevert = r.boolean(o["AutoRevert"], `${path}.AutoRevert`);
+  if (autoRevert !== undefined) fields.AutoRevert = autoRevert;
+  const deadline = r.integer(o["ProgressDeadline"], `${path}.ProgressDeadline`);
+  if (deadline !== undefined) fields.ProgressDeadline = deadline;
+  return fields;
+}
+
+/** A `PeriodicConfig`: true when the job has one (its fields are type-checked, not kept). */
+function readPeriodic(r: JobReader, v: unknown): boolean {
+  const o = r.object(v, "Periodic", "a PeriodicConfig");
+  if (o === undefined) return false;
+  r.boolean(o["Enabled"], "Periodic.Enabled");
+  r.boolean(o["ProhibitOverlap"], "Periodic.ProhibitOverlap");
+  for (const key of ["Spec", "SpecType", "TimeZone"]) r.string(o[key], `Periodic.${key}`);
+  r.strings(o["Specs"], "Periodic.Specs", UNBOUNDED);
+  return true;
+}
+
+/** A `ParameterizedJobConfig`: true when the job has one (its fields are type-checked, not kept). */
+function readParameterized(r: JobReader, v: unknown): boolean {
+  const o = r.object(v, "ParameterizedJob", "a ParameterizedJobConfig");
+  if (o === undefined) return false;
+  r.string(o["Payload"], "ParameterizedJob.Payload");
+  r.strings(o["MetaRequired"], "ParameterizedJob.MetaRequired", UNBOUNDED);
+  r.strings(o["MetaOptional"], "ParameterizedJob.MetaOptional", UNBOUNDED);
+  return true;
+}
+
+/**
+ * A `Multiregion` as the scheduler stores it after decoding and canonicalizing (api.Multiregion,
+ * then structs.Multiregion): `Strategy` and `Regions` with their fields and defaults, nothing else.
+ */
+function readMultiregion(r: JobReader, v: unknown): Obj | null {
+  const o = r.object(v, "Multiregion", "a Multiregion");
+  if (o === undefined) return null;
+  const strategy = r.object(o["Strategy"], "Multiregion.Strategy", "a MultiregionStrategy") ?? {};
+  const regions = r.list(o["Regions"], "Multiregion.Regions", JOB_LIMITS.regions, "of MultiregionRegion objects") ?? [];
+  return {
+    Strategy: {
+      MaxParallel: r.integer(strategy["MaxParallel"], "Multiregion.Strategy.MaxParallel") ?? 0,
+      OnFailure: r.string(strategy["OnFailure"], "Multiregion.Strategy.OnFailure", NAME) ?? "",
+    },
+    Regions: regions.map((raw, i) => {
+      const path = `Multiregion.Regions[${i}]`;
+      const region = r.object(raw, path, "a MultiregionRegion") ?? {};
+      if (raw === null) r.fail(`${path} must be an object (a MultiregionRegion), not null`);
+      return {
+        Name: r.string(region["Name"], `${path}.Name`, NAME) ?? "",
+        Count: r.integer(region["Count"], `${path}.Count`) ?? 1,
+        Datacenters: r.strings(region["Datacenters"], `${path}.Datacenters`, JOB_LIMITS.datacenters, NAME) ?? [],
+        NodePool: r.string(region["NodePool"], `${path}.NodePool`, NAME) ?? "",
+        Meta: r.stringMap(region["Meta"], `${path}.Meta`, JOB_LIMITS.metaEntries, NAME) ?? dict<string>(),
+      };
+    }),
+  };
+}
+
+/**
+ * Validates the body of a registration and fills the defaults the scheduler's client would: every
+ * field read is decoded as the scheduler decodes it (see decode.ts) and bounded (job-limits.ts), then
+ * checked as the scheduler's `Job.Validate` checks it. The namespace's name is checked by
+ * `planRegistration`, after the caller's right to write in it.
+ */
 export function parseJobSpec(body: unknown, queryNamespace: string | undefined): JobSpec {
-  if (!isObj(body) || !isObj(body["Job"])) throw new BadRequest("Job must be specified");
+  if (!isObj(body) || body["Job"] === undefined || body["Job"] === null) throw new BadRequest("Job must be specified");
   // Deeper definitions could be stored but not encoded again (every page holding the job would fail).
   if (nestsDeeper(body["Job"], MAX_JOB_DEPTH)) throw new BadRequest(`Job nests objects and arrays more than ${MAX_JOB_DEPTH} levels deep`);
-  const job = body["Job"];
-  const errors: string[] = [];
-  const id = str(job, "ID", errors);
-  if (id === "") errors.push("Missing job ID");
-  else if (id.includes(" ")) errors.push("Job ID contains a space");
-  else if (id.includes("\u0000")) errors.push("Job ID contains a null character");
-  const type = str(job, "Type", errors, "service") || "service";
-  if (!(JOB_TYPES as readonly string[]).includes(type)) errors.push(`Invalid job type: "${type}"`);
-  const priority = int(job, "Priority", errors, 50);
-  if (priority < 1 || priority > 100) errors.push("Job priority must be between [1, 100]");
-  let datacenters = ["*"];
-  const dcs = job["Datacenters"];
-  if (dcs !== undefined && dcs !== null) {
-    if (!Array.isArray(dcs) || !dcs.every((d): d is string => typeof d === "string" && d !== "")) errors.push("Datacenters must be a list of names");
-    else if (dcs.length > 0) datacenters = dcs;
-  }
-  const update = isObj(job["Update"]) ? job["Update"] : {};
+  const r = new JobReader();
+  const job = r.object(body["Job"], "Job", "a Job");
+  if (job === undefined) throw new BadRequest(multiError(r.errors));
+
+  const id = r.string(job["ID"], "ID", { maxBytes: JOB_LIMITS.idBytes, nul: "Job ID contains a null character" }) ?? "";
+  if (id === "") r.fail("Missing job ID");
+  else if (id.includes(" ")) r.fail("Job ID contains a space");
+  const name = r.string(job["Name"], "Name", { maxBytes: JOB_LIMITS.nameBytes, nul: "Job Name contains a null character" }) || id;
+  const type = r.string(job["Type"], "Type") || "service";
+  if (!(JOB_TYPES as readonly string[]).includes(type)) r.fail(`Invalid job type: ${JSON.stringify(type.slice(0, 64))}`);
+  const priority = r.integer(job["Priority"], "Priority") ?? 50;
+  if (priority < 1 || priority > 100) r.fail("Job priority must be between [1, 100]");
+  const dcs = r.strings(job["Datacenters"], "Datacenters", JOB_LIMITS.datacenters, NAME) ?? [];
+  if (dcs.includes("")) r.fail("Job datacenter must be non-empty string");
+  const datacenters = dcs.length > 0 ? dcs : ["*"];
+  const parentId = r.string(job["ParentID"], "ParentID", { maxBytes: JOB_LIMITS.idBytes }) ?? "";
+  const stop = r.boolean(job["Stop"], "Stop") ?? false;
+  const periodic = readPeriodic(r, job["Periodic"]);
+  const parameterized = readParameterized(r, job["ParameterizedJob"]);
+  const dispatched = r.boolean(job["Dispatched"], "Dispatched") ?? false;
+  const multiregion = readMultiregion(r, job["Multiregion"]);
+  // The name itself is judged by checkNamespace, after the caller's right to write there; a NUL,
+  // which no store could even look up, is refused here with the other strings' NULs.
+  const namespace = r.string(job["Namespace"], "Namespace", ANY_LENGTH) || r.text(queryNamespace ?? "", "namespace", ANY_LENGTH) || "default";
+  const update = readUpdate(r, job["Update"], "Update");
+
   const groups: JobSpec["TaskGroups"] = [];
-  const rawGroups = job["TaskGroups"];
-  if (!Array.isArray(rawGroups) || rawGroups.length === 0) errors.push("Missing job task groups");
-  else {
-    const seen = new Set<string>();
-    rawGroups.forEach((g: unknown, i) => {
-      if (!isObj(g)) return void errors.push(`Task group ${i + 1} must be an object`);
-      const name = str(g, "Name", errors);
-      if (name === "") errors.push(`Task group ${i + 1} missing name`);
-      else if (seen.has(name)) errors.push(`Job task group ${i + 1} redefines '${name}' from group ${[...seen].indexOf(name) + 1}`);
-      seen.add(name);
-      const count = int(g, "Count", errors, 1);
-      if (count < 0) errors.push(`Task group ${name} count can't be negative`);
-      const groupUpdate = isObj(g["Update"]) ? g["Update"] : update;
-      groups.push({
-        Name: name,
-        Count: count,
-        Canary: int(groupUpdate, "Canary", errors, 0),
-        AutoPromote: bool(groupUpdate, "AutoPromote", errors),
-        AutoRevert: bool(groupUpdate, "AutoRevert", errors),
-        ProgressDeadline: int(groupUpdate, "ProgressDeadline", errors, DEFAULT_PROGRESS_DEADLINE_NS),
-      });
+  const given = job["TaskGroups"];
+  if (given === undefined || given === null || (Array.isArray(given) && given.length === 0)) r.fail("Missing job task groups");
+  const rawGroups = r.list(given, "TaskGroups", JOB_LIMITS.taskGroups, "of TaskGroup objects");
+  const seen = new Map<string, number>();
+  rawGroups?.forEach((raw: unknown, i) => {
+    const path = `TaskGroups[${i}]`;
+    const g = r.object(raw, path, "a TaskGroup");
+    if (g === undefined) {
+      if (raw === null) r.fail(`${path} must be an object (a TaskGroup), not null`);
+      return;
+    }
+    const groupName = r.string(g["Name"], `${path}.Name`, { maxBytes: JOB_LIMITS.nameBytes, nul: "Task group name contains null character" }) ?? "";
+    if (groupName === "") r.fail(`Job task group ${i + 1} missing name`);
+    else if (seen.has(groupName)) r.fail(`Job task group ${i + 1} redefines '${groupName}' from group ${seen.get(groupName)! + 1}`);
+    else seen.set(groupName, i);
+    const count = r.integer(g["Count"], `${path}.Count`) ?? 1;
+    if (count < 0) r.fail(`Task group ${groupName} count can't be negative`);
+    // The group's update strategy over the job's, field by field (the scheduler's api.UpdateStrategy.Merge).
+    const merged = { ...update, ...readUpdate(r, g["Update"], `${path}.Update`) };
+    groups.push({
+      Name: groupName,
+      Count: count,
+      Canary: merged.Canary ?? 0,
+      AutoPromote: merged.AutoPromote ?? false,
+      AutoRevert: merged.AutoRevert ?? false,
+      ProgressDeadline: merged.ProgressDeadline ?? DEFAULT_PROGRESS_DEADLINE_NS,
     });
-  }
-  const namespace = str(job, "Namespace", errors) || queryNamespace || "default";
-  const multiregion = job["Multiregion"];
+  });
+
   const spec: JobSpec = {
     ID: id,
-    Name: str(job, "Name", errors) || id,
+    Name: name,
     Namespace: namespace,
     Type: type,
     Priority: priority,
     Datacenters: datacenters,
-    ParentID: str(job, "ParentID", errors),
-    Stop: bool(job, "Stop", errors),
-    Periodic: isObj(job["Periodic"]),
-    ParameterizedJob: isObj(job["ParameterizedJob"]) && job["Dispatched"] !== true,
-    Multiregion: isObj(multiregion) ? multiregion : null,
+    ParentID: parentId,
+    Stop: stop,
+    Periodic: periodic,
+    ParameterizedJob: parameterized && !dispatched,
+    Multiregion: multiregion,
     TaskGroups: groups,
   };
-  if (errors.length > 0) throw new BadRequest(multiError(errors));
+  if (r.errors.length === 0) {
+    const bytes = utf8Bytes(JSON.stringify(listEntry(spec, undefined, MAX_INTEGER, Date.now())));
+    if (bytes > JOB_LIMITS.entryBytes) r.fail(`the job's list entry would be ${bytes} bytes of JSON, more than the ${JOB_LIMITS.entryBytes} this server accepts`);
+  }
+  if (r.errors.length > 0) throw new BadRequest(multiError(r.errors));
   return spec;
+}
+
+/**
+ * Refuses a namespace the scheduler would not have (`^[a-zA-Z0-9-]{1,128}$`: it cannot create
+ * another, so it refuses a job in one), as a 400. Checked when the registration is planned, after the
+ * handler checked the caller's right to write in that namespace: a caller without it is refused
+ * (403) without learning anything about the name.
+ */
+export function checkNamespace(namespace: string): void {
+  if (!NAMESPACE_NAME.test(namespace)) {
+    const shown = JSON.stringify(wellFormed(namespace.slice(0, 140)));
+    throw new BadRequest(multiError([`Job namespace ${shown}${namespace.length > 140 ? "…" : ""} is invalid: a namespace name must match ${NAMESPACE_NAME.source}`]));
+  }
 }
 
 function freshSummary(count: number): TaskGroupSummary {
@@ -155,19 +253,22 @@ const ACTIVE = (d: Deployment): boolean => !TERMINAL_DEPLOYMENT_STATUSES.has(d.S
  * The changes of one registration at `index`: the list entry and its summary (created or updated), and
  * for a service job a new deployment, cancelling the job's previous active one.
  */
-export function planRegistration(state: Pick<SchedulerState, "job" | "deployments">, spec: JobSpec, index: number, nowMs: number): { changes: Change[]; result: RegisterResponse } {
-  const previous = state.job(spec.Namespace, spec.ID);
-  const version = previous === undefined ? 0 : previous.version + 1;
+/**
+ * The list entry of `spec` registered at `index`: created, or updated from `previous` (CreateIndex
+ * and, while the job runs, the groups' summaries kept).
+ */
+function listEntry(spec: JobSpec, previous: JobRecord | undefined, index: number, nowMs: number): JobListEntry {
   const createIndex = previous?.entry.CreateIndex ?? index;
   const oldSummary = previous?.entry.JobSummary;
-  const summary: Record<string, TaskGroupSummary> = {};
+  // Keyed by group names a client chooses: no prototype, and only own keys read back.
+  const summary = dict<TaskGroupSummary>();
   for (const group of spec.TaskGroups) {
-    const old = oldSummary?.Summary[group.Name];
+    const old = own(oldSummary?.Summary, group.Name);
     summary[group.Name] = old !== undefined && previous?.entry.Status === "running" ? { ...old } : freshSummary(group.Count);
   }
   const launches = spec.Periodic || spec.ParameterizedJob;
   const status = spec.Stop ? "dead" : launches ? "running" : previous?.entry.Status === "running" ? "running" : "pending";
-  const entry: JobListEntry = {
+  return {
     CreateIndex: createIndex,
     Datacenters: spec.Datacenters,
     ID: spec.ID,
@@ -194,6 +295,20 @@ export function planRegistration(state: Pick<SchedulerState, "job" | "deployment
     SubmitTime: nowMs * 1_000_000,
     Type: spec.Type,
   };
+}
+
+/**
+ * The changes of one registration at `index`: the list entry and its summary (created or updated), and
+ * for a service job a new deployment, cancelling the job's previous active one. A namespace the
+ * scheduler would refuse is a BadRequest (see `checkNamespace`).
+ */
+export function planRegistration(state: Pick<SchedulerState, "job" | "deployments">, spec: JobSpec, index: number, nowMs: number): { changes: Change[]; result: RegisterResponse } {
+  checkNamespace(spec.Namespace);
+  const previous = state.job(spec.Namespace, spec.ID);
+  const version = previous === undefined ? 0 : previous.version + 1;
+  const entry = listEntry(spec, previous, index, nowMs);
+  const createIndex = entry.CreateIndex;
+  const launches = spec.Periodic || spec.ParameterizedJob;
   const record: JobRecord = { entry, version };
   const changes: Change[] = [{ kind: "job", record }];
 
@@ -215,7 +330,7 @@ export function planRegistration(state: Pick<SchedulerState, "job" | "deployment
         });
       }
     }
-    const taskGroups: Record<string, DeploymentState> = {};
+    const taskGroups = dict<DeploymentState>();
     for (const g of spec.TaskGroups) {
       taskGroups[g.Name] = {
         AutoPromote: g.AutoPromote,
