@@ -14,14 +14,26 @@ export type Target =
   | { kind: "error"; status: number; message: string };
 
 /**
- * Resolves the `server_id` and `node_id` parameters. A server answers for itself (its member name,
+ * The 400 of a request naming both a server and a node: a parameter error, answered before the
+ * caller's token is checked (as the scheduler's HTTP handlers do). Undefined when the parameters agree.
+ */
+export function conflictingTarget(query: URLSearchParams, bothMessage: string): Extract<Target, { kind: "error" }> | undefined {
+  const serverId = query.get("server_id") ?? "";
+  const nodeId = query.get("node_id") ?? "";
+  return serverId !== "" && nodeId !== "" ? { kind: "error", status: 400, message: bothMessage } : undefined;
+}
+
+/**
+ * Resolves the `server_id` and `node_id` parameters. Call it only once the caller's token has been
+ * checked: whether a server or node exists (404), or a forward, is not for a caller without the right. A server answers for itself (its member name,
  * node name or `leader`: each reference server leads its own cluster) and forwards to an alive peer of
  * its gossip pool; a client answers for its own node id and sends server targets to a known server.
  */
 export function resolveTarget(state: AgentState, query: URLSearchParams, bothMessage: string): Target {
+  const conflict = conflictingTarget(query, bothMessage);
+  if (conflict !== undefined) return conflict;
   const serverId = query.get("server_id") ?? "";
   const nodeId = query.get("node_id") ?? "";
-  if (serverId !== "" && nodeId !== "") return { kind: "error", status: 400, message: bothMessage };
   if (nodeId !== "") {
     if (state.id.isClient && nodeId === state.id.nodeId) return { kind: "local" };
     return { kind: "error", status: 404, message: `Unknown node: ${nodeId}` };

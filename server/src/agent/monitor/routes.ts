@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { LogLine } from "../../context.js";
 import { permit } from "../access.js";
-import { handleRemote, resolveTarget } from "../forward.js";
+import { conflictingTarget, handleRemote, resolveTarget } from "../forward.js";
 import { parseGoBool, queryOf, sendText } from "../http.js";
 import type { AgentState } from "../state.js";
 import { callerLocation, formatLine, LEVELS, passes } from "./format.js";
@@ -46,9 +46,11 @@ export function monitorRoutes(app: FastifyInstance, state: AgentState): void {
     const query = queryOf(request);
     const params = readParams(query);
     if (typeof params === "string") return sendText(reply, 400, params);
-    const target = resolveTarget(state, query, "Cannot target node and server simultaneously");
-    if (target.kind === "error") return sendText(reply, target.status, target.message);
+    const both = conflictingTarget(query, "Cannot target node and server simultaneously");
+    if (both !== undefined) return sendText(reply, both.status, both.message);
+    // The token first: a caller without the right learns nothing of the target (404) and causes no forward.
     if (!permit(state.ctx, request, reply, "agent:read")) return reply;
+    const target = resolveTarget(state, query, "Cannot target node and server simultaneously");
     if (await handleRemote(state, request, reply, target)) return reply;
 
     reply.hijack();

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { permitPprof } from "../access.js";
-import { handleRemote, resolveTarget } from "../forward.js";
+import { conflictingTarget, handleRemote, resolveTarget } from "../forward.js";
 import { parseGoInt, queryOf, sendText } from "../http.js";
 import type { AgentState } from "../state.js";
 import { activeResources, allocationProfile, cpuProfile, executionTrace, heapSnapshot } from "./collect.js";
@@ -63,9 +63,11 @@ export function pprofRoutes(app: FastifyInstance, state: AgentState): void {
     const query = queryOf(request);
     const params = readParams(query);
     if (typeof params === "string") return sendText(reply, 400, params);
-    const target = resolveTarget(state, query, "Can only forward to either client node or server");
-    if (target.kind === "error") return sendText(reply, target.status, target.message);
+    const both = conflictingTarget(query, "Can only forward to either client node or server");
+    if (both !== undefined) return sendText(reply, both.status, both.message);
+    // The token first: a caller without the right learns nothing of the target (404) and causes no forward.
     if (!permitPprof(state.ctx, request, reply)) return reply;
+    const target = resolveTarget(state, query, "Can only forward to either client node or server");
     if (await handleRemote(state, request, reply, target)) return reply;
 
     const { seconds, debug } = params;
