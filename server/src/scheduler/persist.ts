@@ -1,21 +1,87 @@
+import { createHash } from "node:crypto";
 import { ClassicLevel } from "classic-level";
 import type { StoreHealth } from "../context.js";
+import { checkLogs, type LogDamage } from "./level-log.js";
 import type { Change, Snapshot, StatePersistence } from "./state.js";
 import type { Deployment, JobRecord } from "./types.js";
 
 const INDEX_KEY = "meta/index";
+/** The checksum of every record, written by every batch with the index (see `Digest`). */
+const DIGEST_KEY = "meta/digest";
 const JOB = "job/";
 const DEPLOYMENT = "deployment/";
 
-type Stored = JobRecord | Deployment | number;
-type Op = { type: "put"; key: string; value: Stored } | { type: "del"; key: string };
+/** Values are the JSON text of records (job, deployment), of the index and of the digest. */
+type Op = { type: "put"; key: string; value: string } | { type: "del"; key: string };
 
-function changeOps(changes: readonly Change[]): Op[] {
+function changeOps(changes: readonly Change[]): { type: "put"; key: string; value: string }[] {
   return changes.map((c) =>
     c.kind === "job"
-      ? { type: "put" as const, key: `${JOB}${c.record.entry.Namespace}\u0000${c.record.entry.ID}`, value: c.record }
-      : { type: "put" as const, key: `${DEPLOYMENT}${c.deployment.ID}`, value: c.deployment },
+      ? { type: "put" as const, key: `${JOB}${c.record.entry.Namespace}\u0000${c.record.entry.ID}`, value: JSON.stringify(c.record) }
+      : { type: "put" as const, key: `${DEPLOYMENT}${c.deployment.ID}`, value: JSON.stringify(c.deployment) },
   );
+}
+
+const isRecordKey = (key: string): boolean => key.startsWith(JOB) || key.startsWith(DEPLOYMENT);
+
+/**
+ * A checksum of our own over the records we write: their number and the XOR of the SHA-256 of each
+ * key and value. Every batch stores it with the index, updated from the values it replaces, so a
+ * directory read back whole gives the digest its last write stored; records LevelDB lost or changed
+ * (a damaged table file, a log record skipped in the middle) give another.
+ */
+class Digest {
+  private constructor(
+    private records: number,
+    private readonly xor: Buffer,
+  ) {}
+
+  static empty(): Digest {
+    return new Digest(0, Buffer.alloc(32));
+  }
+
+  /** The stored form (`{"records": n, "sha256": hex}`), or undefined when `text` is not one. */
+  static parse(text: string | undefined): Digest | undefined {
+    if (text === undefined) return undefined;
+    try {
+      const o = JSON.parse(text) as { records?: unknown; sha256?: unknown };
+      if (typeof o.records !== "number" || typeof o.sha256 !== "string" || !/^[0-9a-f]{64}$/.test(o.sha256)) return undefined;
+      return new Digest(o.records, Buffer.from(o.sha256, "hex"));
+    } catch {
+      return undefined;
+    }
+  }
+
+  copy(): Digest {
+    return new Digest(this.records, Buffer.from(this.xor));
+  }
+
+  private toggle(key: string, value: string): void {
+    const hash = createHash("sha256").update(`${Buffer.byteLength(key)}:`).update(key).update(value).digest();
+    for (let i = 0; i < 32; i++) this.xor[i]! ^= hash[i]!;
+  }
+
+  add(key: string, value: string): void {
+    this.records++;
+    this.toggle(key, value);
+  }
+
+  remove(key: string, value: string): void {
+    this.records--;
+    this.toggle(key, value);
+  }
+
+  get count(): number {
+    return this.records;
+  }
+
+  equals(other: Digest): boolean {
+    return this.records === other.records && this.xor.equals(other.xor);
+  }
+
+  toString(): string {
+    return JSON.stringify({ records: this.records, sha256: this.xor.toString("hex") });
+  }
 }
 
 /** The data directory cannot be opened (locked by another process, corrupt, not a directory...). */
@@ -44,14 +110,30 @@ interface Failure {
   message: string;
   index: number;
   keys: string[];
-  /** previous values of `keys` (undefined: the key did not exist); undefined when they could not be read */
-  before: (Stored | undefined)[] | undefined;
+  /** previous values of `keys` (undefined: the key did not exist) */
+  before: (string | undefined)[];
+}
+
+/** What to do about a damaged data directory (the end of its message). */
+const DAMAGED_ADVICE =
+  "starting on it would silently lose acknowledged writes, so the server does not start and leaves the directory as it is. " +
+  "Keep a copy of it, then restore it from a backup, or move it aside and start with an empty --data-dir (seeded again from --data or the demo set)";
+
+function damagedLogs(dir: string, damage: readonly LogDamage[]): DataDirError {
+  const what = damage.map((d) => `${d.file} has a damaged record at byte ${d.offset} (${d.reason})`).join(", ");
+  return new DataDirError(`the data directory ${dir} is damaged: its write-ahead log ${what}; ${DAMAGED_ADVICE}`);
 }
 
 /**
  * The state kept in an embedded LevelDB database (--data-dir). Every write is a single atomic batch
- * holding its changes and the new index, written with fsync before the server answers, so nothing
- * acknowledged is lost when the process dies and the stored index never goes back.
+ * holding its changes, the new index and the digest of every record (`Digest`), written with fsync
+ * before the server answers, so nothing acknowledged is lost when the process dies and the stored
+ * index never goes back.
+ *
+ * A directory that cannot be read back whole is refused at start (DataDirError, the server exits):
+ * its write-ahead logs are checked before LevelDB opens them (LevelDB would skip a damaged record and
+ * what follows it in its block, then delete the log: see level-log.ts), and the records read back must
+ * give the digest the last write stored.
  *
  * A write that fails (a full disk, an I/O error) is not acknowledged and changes nothing in memory.
  * LevelDB's log may then hold a torn record, after which it would silently drop every later write at
@@ -63,21 +145,34 @@ export class LevelPersistence implements StatePersistence {
   private failure: Failure | undefined;
   /** why the store is not writable, until a write succeeds */
   private unhealthy: string | undefined;
+  /** the digest and index the last write stored */
+  private digest = Digest.empty();
+  private index = 0;
 
   private constructor(
-    private db: ClassicLevel<string, Stored>,
+    private db: ClassicLevel<string, string>,
     private readonly dir: string,
   ) {}
 
-  /** Opens (or creates) the database; DataDirError names the directory and the cause. */
+  /**
+   * Opens (or creates) the database; DataDirError names the directory and the cause. A damaged
+   * write-ahead log is refused before LevelDB touches the directory.
+   */
   static async open(dir: string): Promise<LevelPersistence> {
+    let damage: LogDamage[];
+    try {
+      damage = await checkLogs(dir);
+    } catch (e) {
+      throw new DataDirError(`cannot read the data directory ${dir}: ${describe(e)}`);
+    }
+    if (damage.length > 0) throw damagedLogs(dir, damage);
     return new LevelPersistence(await LevelPersistence.openDb(dir), dir);
   }
 
-  private static async openDb(dir: string): Promise<ClassicLevel<string, Stored>> {
-    let db: ClassicLevel<string, Stored>;
+  private static async openDb(dir: string): Promise<ClassicLevel<string, string>> {
+    let db: ClassicLevel<string, string>;
     try {
-      db = new ClassicLevel<string, Stored>(dir, { valueEncoding: "json" });
+      db = new ClassicLevel<string, string>(dir, { valueEncoding: "utf8" });
       await db.open();
     } catch (e) {
       throw new DataDirError(`cannot open the data directory ${dir}: ${describe(e)}`);
@@ -85,58 +180,111 @@ export class LevelPersistence implements StatePersistence {
     return db;
   }
 
-  /** The stored state, or undefined for a new (or never completely seeded) database. */
+  /**
+   * The stored state, or undefined for a new (or never completely seeded) database. The records must
+   * give the stored digest (a directory written before digests gets one now).
+   */
   async load(): Promise<Snapshot | undefined> {
+    const jobs: JobRecord[] = [];
+    const deployments: Deployment[] = [];
+    const digest = Digest.empty();
+    let index: unknown;
+    let stored: string | undefined;
     try {
-      const index = await this.db.get(INDEX_KEY);
+      const indexText = await this.db.get(INDEX_KEY);
+      index = indexText === undefined ? undefined : JSON.parse(indexText);
       if (typeof index !== "number") return undefined;
-      const jobs: JobRecord[] = [];
-      for await (const value of this.db.values({ gte: JOB, lt: `${JOB}\uffff` })) jobs.push(value as JobRecord);
-      const deployments: Deployment[] = [];
-      for await (const value of this.db.values({ gte: DEPLOYMENT, lt: `${DEPLOYMENT}\uffff` })) deployments.push(value as Deployment);
-      return { index, jobs, deployments };
+      stored = await this.db.get(DIGEST_KEY);
+      for await (const [key, value] of this.db.iterator()) {
+        if (!isRecordKey(key)) continue;
+        digest.add(key, value);
+        const record = JSON.parse(value) as unknown;
+        if (key.startsWith(JOB)) jobs.push(record as JobRecord);
+        else deployments.push(record as Deployment);
+      }
     } catch (e) {
       throw new DataDirError(`cannot read the data directory ${this.dir}: ${describe(e)}`);
     }
+    const expected = Digest.parse(stored);
+    if (stored !== undefined && (expected === undefined || !expected.equals(digest))) {
+      const what =
+        expected === undefined
+          ? "the checksum its last write stored is unreadable"
+          : expected.count === digest.count
+            ? `its ${digest.count} records do not give the checksum its last write stored (records were altered)`
+            : `it holds ${digest.count} records where its last write left ${expected.count}`;
+      throw new DataDirError(`the data directory ${this.dir} is damaged: ${what}; ${DAMAGED_ADVICE}`);
+    }
+    if (stored === undefined) {
+      try {
+        await this.db.batch([{ type: "put", key: DIGEST_KEY, value: digest.toString() }], { sync: true });
+      } catch (e) {
+        throw new DataDirError(`cannot write to the data directory ${this.dir}: ${describe(e)}`);
+      }
+    }
+    this.digest = digest;
+    this.index = index;
+    return { index, jobs, deployments };
   }
 
   /**
    * Writes a whole initial state. What a seeding killed half-way left behind (records without the
-   * index, which is written last) is cleared first, so it never comes back.
+   * index, which is written last with the digest) is cleared first, so it never comes back.
    */
   async seed(snapshot: Snapshot): Promise<void> {
     const ops = changeOps([
       ...snapshot.jobs.map((record) => ({ kind: "job" as const, record })),
       ...snapshot.deployments.map((deployment) => ({ kind: "deployment" as const, deployment })),
     ]);
+    const digest = Digest.empty();
+    for (const op of ops) digest.add(op.key, op.value);
     try {
       await this.db.clear();
       for (let i = 0; i < ops.length; i += 5000) await this.db.batch(ops.slice(i, i + 5000));
-      await this.db.batch([{ type: "put", key: INDEX_KEY, value: snapshot.index }], { sync: true });
+      await this.db.batch(
+        [
+          { type: "put", key: INDEX_KEY, value: JSON.stringify(snapshot.index) },
+          { type: "put", key: DIGEST_KEY, value: digest.toString() },
+        ],
+        { sync: true },
+      );
     } catch (e) {
       throw new DataDirError(`cannot seed the data directory ${this.dir}: ${describe(e)}`);
     }
+    this.digest = digest;
+    this.index = snapshot.index;
   }
 
   async save(changes: readonly Change[], index: number): Promise<void> {
     if (this.failure !== undefined) await this.recover();
-    const ops: Op[] = [...changeOps(changes), { type: "put", key: INDEX_KEY, value: index }];
+    const records = changeOps(changes);
+    let before: (string | undefined)[];
+    try {
+      // What the batch replaces: for the digest, and to undo the batch should it fail yet reach the disk.
+      before = await this.db.getMany(records.map((op) => op.key));
+    } catch (e) {
+      this.unhealthy = `state not saved: ${this.withoutDir(describe(e))}`;
+      throw new StoreWriteError(this.unhealthy);
+    }
+    const digest = this.digest.copy();
+    const current = new Map<string, string | undefined>();
+    records.forEach((op, i) => {
+      const previous = current.has(op.key) ? current.get(op.key) : before[i];
+      if (previous !== undefined) digest.remove(op.key, previous);
+      digest.add(op.key, op.value);
+      current.set(op.key, op.value);
+    });
+    const ops: Op[] = [...records, { type: "put", key: INDEX_KEY, value: JSON.stringify(index) }, { type: "put", key: DIGEST_KEY, value: digest.toString() }];
     try {
       await this.db.batch(ops, { sync: true });
     } catch (e) {
       const message = `state not saved: ${this.withoutDir(describe(e))}`;
-      const keys = ops.map((op) => op.key);
-      let before: Failure["before"];
-      try {
-        // Reads do not write: they work on a full disk. A failed batch is not in the memtable.
-        before = await this.db.getMany(keys);
-      } catch {
-        before = undefined;
-      }
-      this.failure = { message, index, keys, before };
+      this.failure = { message, index, keys: ops.map((op) => op.key), before: [...before, JSON.stringify(this.index), this.digest.toString()] };
       this.unhealthy = message;
       throw new StoreWriteError(message);
     }
+    this.digest = digest;
+    this.index = index;
     this.unhealthy = undefined;
   }
 
@@ -148,7 +296,7 @@ export class LevelPersistence implements StatePersistence {
     } catch {
       // already closed, or closing failed: open a new handle regardless
     }
-    let db: ClassicLevel<string, Stored>;
+    let db: ClassicLevel<string, string>;
     try {
       db = await LevelPersistence.openDb(this.dir);
     } catch (e) {
@@ -158,10 +306,9 @@ export class LevelPersistence implements StatePersistence {
     this.db = db;
     try {
       const stored = await db.get(INDEX_KEY);
-      if (stored === failure.index) {
-        if (failure.before === undefined) throw new Error("a failed write reached the disk and cannot be undone; restart the server");
+      if (stored !== undefined && JSON.parse(stored) === failure.index) {
         const undo: Op[] = failure.keys.map((key, i) => {
-          const value = failure.before?.[i];
+          const value = failure.before[i];
           return value === undefined ? { type: "del", key } : { type: "put", key, value };
         });
         await db.batch(undo, { sync: true });
