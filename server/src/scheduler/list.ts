@@ -103,7 +103,7 @@ export async function serveList<T>(
         spent = budget.steps;
         return true;
       };
-      const page = await store.readPage({ endpoint, query, filter, matches, allowed, readable, pause });
+      const page = await store.readPage({ endpoint, query, filter, matches, allowed, readable, pause, signal: request.signal });
       const { chunks, bytes } = await encodeList(page.items, query.pretty);
       return { index: page.index, nextToken: page.nextToken, chunks, bytes, steps: before - budget.steps };
     };

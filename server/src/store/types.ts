@@ -24,6 +24,8 @@ export interface ListRead<T> {
   readable: ReadonlySet<string> | null;
   /** Checked before each item a scan in this process reads: true yields to the event loop. */
   pause: () => boolean;
+  /** Aborted when the request's client goes away: a store may stop the read (and its statement) then. */
+  signal?: AbortSignal;
 }
 
 /** A page and the index of the state it was read at. */

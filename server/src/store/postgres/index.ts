@@ -1,8 +1,13 @@
 /**
  * The PostgreSQL store: jobs (with their summaries), deployments, namespaces and the index in one
  * database that several servers share. Lists are read in a read-only snapshot with the library's
- * pushdown; a registration is one transaction that takes the next index (a row lock orders writers
- * across servers) and notifies every server (`LISTEN`/`NOTIFY`), which wakes its blocking queries.
+ * pushdown, every statement under a statement timeout: a pushed-down statement that runs out of time
+ * is read again without the pushdown, the compiled filter deciding each row on the request's budget.
+ * A read whose client went away is cancelled. Connections are handed out by a bounded queue (503 when
+ * it is full or the wait too long). A registration is one transaction that takes the next index (a
+ * row lock orders writers across servers) and notifies every server (`LISTEN`/`NOTIFY` on one
+ * connection per server), which wakes its blocking queries; a registration the database refused makes
+ * the store unhealthy until one succeeds.
  */
 import pg from "pg";
 import { toSQL } from "filter-expr";
@@ -11,8 +16,16 @@ import type { Snapshot, Table } from "../../scheduler/state.js";
 import { TERMINAL_DEPLOYMENT_STATUSES, type Deployment, type JobRecord } from "../../scheduler/types.js";
 import type { ListRead, SchedulerStore, StorePage } from "../types.js";
 import { Waiters } from "../waiters.js";
+import { cancelBackend } from "./cancel.js";
+import { ClientGone, isCanceled, writeFailure } from "./errors.js";
+import { ConnectionGate, gateLimits, type GateLimits } from "./gate.js";
 import { migrate, SchemaError } from "./migrate.js";
-import { readDeployments, readJobs } from "./pages.js";
+import { readDeployments, readJobs, remembering, type ReadMode } from "./pages.js";
+
+export { ClientGone, StoreBusy } from "./errors.js";
+
+/** The page's pushed-down statements took the whole pushdown timeout before the next one. */
+class PushdownOutOfTime extends Error {}
 
 /** The channel every server listens on; the payload is {"jobs": n, "deployments": n} of a commit. */
 export const INDEX_CHANNEL = "filter_server_index";
@@ -43,14 +56,48 @@ type Log = (msg: string, extra?: object) => void;
 const TERMINAL = [...TERMINAL_DEPLOYMENT_STATUSES];
 const BATCH = 500;
 
+/**
+ * `statement_timeout` of the statements that carry a filter's translation, in milliseconds. One that
+ * reaches it is read again without the pushdown: it bounds what SQL may spend narrowing a page before
+ * the in-process evaluation (itself bounded by the request's budget) takes over.
+ */
+export const PUSHDOWN_TIMEOUT_MS = 1_000;
+
+/**
+ * `statement_timeout` of the other statements of a list read (keyset chunks of at most 10,000 rows in
+ * key order, without a condition of the filter's): a safety net, far above what they take.
+ */
+export const SCAN_TIMEOUT_MS = 10_000;
+
+/** Settings of the store beyond its URL (tests shorten them). */
+export interface PostgresStoreOptions {
+  /** Connections of the pool (default 10). */
+  poolSize?: number;
+  /** `statement_timeout` of pushed-down statements (default `PUSHDOWN_TIMEOUT_MS`). */
+  pushdownTimeoutMs?: number;
+  /** `statement_timeout` of the other read statements (default `SCAN_TIMEOUT_MS`). */
+  scanTimeoutMs?: number;
+  /** The bounds of the connection queue (default `gateLimits(poolSize)`). */
+  gate?: Partial<GateLimits>;
+  /** Reconnection delay of the notification connection (default 1 s). */
+  relistenMs?: number;
+}
+
 export class PostgresStore implements SchedulerStore {
   readonly kind = "postgres";
   private readonly index: Record<Table, number> = { jobs: 1, deployments: 1 };
   private raft = 1;
   private readonly waiters = new Waiters();
   private listener: pg.Client | undefined;
+  private relistenTimer: NodeJS.Timeout | undefined;
+  /** Why the last registration failed for a database reason (client-facing words), until one succeeds. */
+  private writeFailed: string | undefined;
   private closed = false;
   private readonly exactCache = new WeakMap<object, boolean>();
+  private readonly gate: ConnectionGate;
+  private readonly pushdownTimeoutMs: number;
+  private readonly scanTimeoutMs: number;
+  private readonly relistenMs: number;
   /** The seed's "applies" (the apply resource's data), as the database holds them; undefined: none. */
   applies: unknown;
 
@@ -58,16 +105,23 @@ export class PostgresStore implements SchedulerStore {
     private readonly pool: pg.Pool,
     private readonly url: string,
     private readonly log: Log,
-  ) {}
+    options: PostgresStoreOptions,
+  ) {
+    this.gate = new ConnectionGate({ ...gateLimits(options.poolSize ?? 10), ...options.gate });
+    this.pushdownTimeoutMs = Math.max(1, Math.round(options.pushdownTimeoutMs ?? PUSHDOWN_TIMEOUT_MS));
+    this.scanTimeoutMs = Math.max(1, Math.round(options.scanTimeoutMs ?? SCAN_TIMEOUT_MS));
+    this.relistenMs = options.relistenMs ?? 1000;
+  }
 
   /** Connects, migrates the schema, seeds an empty database, listens for other servers' writes. */
-  static async open(url: string, initial: () => Snapshot, log: Log, poolSize = 10, applies?: unknown): Promise<PostgresStore> {
-    const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 10_000 });
+  static async open(url: string, initial: () => Snapshot, log: Log, poolSize: number | PostgresStoreOptions = 10, applies?: unknown): Promise<PostgresStore> {
+    const options = typeof poolSize === "number" ? { poolSize } : poolSize;
+    const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, connectionTimeoutMillis: 10_000 });
     pool.on("error", (e) => log("idle database connection failed", { error: describe(e) }));
     // A connection lost while checked out fails its query (the request answers 500); its client's
     // 'error' event must not end the process.
     pool.on("connect", (client) => client.on("error", (e) => log("database connection lost", { error: describe(e) })));
-    const store = new PostgresStore(pool, url, log);
+    const store = new PostgresStore(pool, url, log, options);
     try {
       const client = await pool.connect();
       try {
@@ -120,6 +174,11 @@ export class PostgresStore implements SchedulerStore {
     }
   }
 
+  /**
+   * Opens the notification connection (`LISTEN`). Its loss (an 'error', an 'end', or both) is handled
+   * once: the client is ended and one reconnection is scheduled, so a server holds one such
+   * connection however often the database restarts.
+   */
   private async listen(): Promise<void> {
     const client = new pg.Client({ connectionString: this.url });
     client.on("notification", (n) => {
@@ -131,26 +190,49 @@ export class PostgresStore implements SchedulerStore {
         // not ours
       }
     });
-    client.on("error", (e) => {
-      if (this.closed) return;
-      this.log("database notifications lost, reconnecting", { error: describe(e) });
-      this.listener = undefined;
-      setTimeout(() => void this.relisten(), 1000).unref();
-    });
-    await client.connect();
-    await client.query(`LISTEN ${INDEX_CHANNEL}`);
+    // Before it is the listener, a failure reaches the caller through connect or query.
+    client.on("error", (e) => this.lost(client, e));
+    client.on("end", () => this.lost(client, undefined));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${INDEX_CHANNEL}`);
+    } catch (e) {
+      await client.end().catch(() => undefined);
+      throw e;
+    }
+    if (this.closed) {
+      await client.end().catch(() => undefined);
+      return;
+    }
     this.listener = client;
   }
 
-  private async relisten(): Promise<void> {
-    if (this.closed) return;
-    try {
-      await this.listen();
-      await this.refresh();
-    } catch (e) {
-      this.log("database notifications still lost", { error: describe(e) });
-      setTimeout(() => void this.relisten(), 1000).unref();
-    }
+  /** The notification connection `client` failed or ended: drop it and reconnect (once per loss). */
+  private lost(client: pg.Client, e: Error | undefined): void {
+    if (this.closed || client !== this.listener) return;
+    this.listener = undefined;
+    this.log("database notifications lost, reconnecting", { error: e === undefined ? "connection ended" : describe(e) });
+    void client.end().catch(() => undefined);
+    this.relisten();
+  }
+
+  /** Schedules one attempt to listen again and re-read the indexes; at most one is pending. */
+  private relisten(): void {
+    if (this.closed || this.relistenTimer !== undefined) return;
+    this.relistenTimer = setTimeout(() => {
+      void (async () => {
+        try {
+          if (this.listener === undefined) await this.listen();
+          await this.refresh();
+          this.relistenTimer = undefined;
+        } catch (e) {
+          this.log("database notifications still lost", { error: describe(e) });
+          this.relistenTimer = undefined;
+          this.relisten();
+        }
+      })();
+    }, this.relistenMs);
+    this.relistenTimer.unref();
   }
 
   /** Reads the indexes (at start, after a lost notification connection). */
@@ -178,10 +260,16 @@ export class PostgresStore implements SchedulerStore {
     return this.index[table];
   }
 
-  /** Not ok while the notification connection is lost (blocking queries would not hear other servers' writes). */
+  /**
+   * Not ok while the notification connection is lost (blocking queries would not hear other servers'
+   * writes), nor after a registration the database refused (a full disk, a read-only database, a lost
+   * connection…) until a registration succeeds. The message is for anonymous clients: no address.
+   */
   health(): { ok: boolean; message: string } {
-    if (this.closed || this.listener !== undefined) return { ok: true, message: "ok" };
-    return { ok: false, message: `database ${redactUrl(this.url)}: notification connection lost, reconnecting` };
+    if (this.closed) return { ok: true, message: "ok" };
+    if (this.listener === undefined) return { ok: false, message: "database notification connection lost, reconnecting" };
+    if (this.writeFailed !== undefined) return { ok: false, message: this.writeFailed };
+    return { ok: true, message: "ok" };
   }
 
   private exact(read: ListRead<unknown>): boolean {
@@ -195,33 +283,120 @@ export class PostgresStore implements SchedulerStore {
     return exact;
   }
 
+  /**
+   * One page in one read-only snapshot, every statement under `statement_timeout` (the pushdown's with
+   * a filter, the scan's without). When a statement with the filter pushed down runs out of time, the
+   * snapshot goes back to its savepoint and the page is read again without the pushdown, in keyset
+   * chunks (each row the first attempt decided is not evaluated again).
+   * When `read.signal` aborts, the running statement is cancelled and the connection goes back to the
+   * pool at once (`ClientGone`).
+   */
   async readPage<T>(read: ListRead<T>): Promise<StorePage<T>> {
     const table = read.endpoint.table;
-    const client = await this.pool.connect();
+    const signal = read.signal;
+    const release = await this.gate.acquire(read.filter !== undefined, signal);
+    let client: pg.PoolClient;
     try {
-      // One round trip opens the snapshot and reads its index and the namespaces (constant SQL text).
+      client = await this.pool.connect();
+    } catch (e) {
+      release();
+      throw e;
+    }
+    let pid: number | undefined;
+    let cancelling: Promise<void> | undefined;
+    const onAbort = (): void => {
+      if (pid !== undefined) cancelling ??= cancelBackend(this.url, pid, (e) => this.log("could not cancel a statement", { error: describe(e) }));
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+    let broken = false;
+    const timeout = read.filter === undefined ? this.scanTimeoutMs : this.pushdownTimeoutMs;
+    try {
+      // One round trip opens the snapshot, reads its index and the namespaces (constant SQL text), marks
+      // where a timed-out pushdown goes back to, and bounds the statements: the scan's timeout, and
+      // after the savepoint the pushdown's (going back to the savepoint restores the scan's).
       const opened = (await client.query(
-        `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SELECT (SELECT idx FROM svc_index WHERE name = '${table}')::text AS idx, (SELECT coalesce(array_agg(name ORDER BY name), '{}') FROM namespaces) AS namespaces`,
+        `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL statement_timeout = ${this.scanTimeoutMs}; SELECT pg_backend_pid() AS pid, (SELECT idx FROM svc_index WHERE name = '${table}')::text AS idx, (SELECT coalesce(array_agg(name ORDER BY name), '{}') FROM namespaces) AS namespaces; SAVEPOINT pushdown; SET LOCAL statement_timeout = ${timeout}`,
       )) as unknown as pg.QueryResult[];
-      const row = opened[1]!.rows[0] as { idx: string | null; namespaces: string[] };
+      const row = opened[2]!.rows[0] as { pid: number; idx: string | null; namespaces: string[] };
+      pid = row.pid;
       const index = Number(row.idx ?? 1);
-      const run = async (sql: string, params: unknown[]) => (await client.query(sql, params)).rows as Record<string, unknown>[];
-      const exact = this.exact(read as ListRead<unknown>);
-      const page = table === "jobs" ? await readJobs(run, read, exact, row.namespaces) : await readDeployments(run, read, exact);
-      await client.query("COMMIT");
+      // The pushed-down statements of the page share one timeout: before each one after the first,
+      // the time its predecessors took is taken off (`SET LOCAL`, undone by going back to the savepoint).
+      let pushing = read.filter !== undefined;
+      let left = timeout;
+      const run = async (sql: string, params: unknown[]): Promise<Record<string, unknown>[]> => {
+        if (signal?.aborted) throw new ClientGone();
+        if (!pushing) return (await client.query(sql, params)).rows as Record<string, unknown>[];
+        if (left < timeout) {
+          if (left <= 0) throw new PushdownOutOfTime();
+          await client.query(`SET LOCAL statement_timeout = ${left}`);
+        }
+        const started = performance.now();
+        try {
+          return (await client.query(sql, params)).rows as Record<string, unknown>[];
+        } finally {
+          left = Math.floor(left - (performance.now() - started));
+        }
+      };
+      const once = remembering(read);
+      const readWith = (mode: ReadMode) => (table === "jobs" ? readJobs(run, once, mode, row.namespaces) : readDeployments(run, once, mode));
+      let page;
+      try {
+        page = await readWith({ exact: this.exact(read as ListRead<unknown>), pushdown: true });
+      } catch (e) {
+        if (!pushing || !(e instanceof PushdownOutOfTime || isCanceled(e)) || signal?.aborted) throw e;
+        this.log("filter pushdown ran out of time, reading without it", { table, filter: read.query.filter.slice(0, 200), timeoutMs: timeout });
+        pushing = false;
+        await client.query("ROLLBACK TO SAVEPOINT pushdown");
+        page = await readWith({ exact: false, pushdown: false });
+      }
+      await client.query(`SET LOCAL statement_timeout = ${this.scanTimeoutMs}; COMMIT`);
       // What this snapshot saw is committed: no later answer of this server shows an older index.
       this.advance({ [table]: index });
       return { ...page, index };
     } catch (e) {
-      await client.query("ROLLBACK").catch(() => undefined);
+      // A cancel sent for this read lands before the connection serves anything else.
+      await cancelling;
+      broken = !(await client.query("ROLLBACK").then(
+        () => true,
+        () => false,
+      ));
+      if (signal?.aborted) throw new ClientGone();
       throw e;
     } finally {
-      client.release();
+      signal?.removeEventListener("abort", onAbort);
+      await cancelling;
+      // A connection that could not roll back is closed rather than handed to the next request.
+      client.release(broken ? new Error("rollback failed") : undefined);
+      release();
     }
   }
 
+  /** One transaction; a failure for a database reason makes the store unhealthy until a registration succeeds. */
   async register(spec: JobSpec, nowMs: number): Promise<RegisterResponse> {
-    const client = await this.pool.connect();
+    try {
+      const result = await this.write(spec, nowMs);
+      this.writeFailed = undefined;
+      return result;
+    } catch (e) {
+      const failure = writeFailure(e);
+      if (failure !== undefined) {
+        if (this.writeFailed === undefined) this.log("registration failed, the store reports unhealthy until one succeeds", { error: describe(e), code: (e as { code?: string }).code });
+        this.writeFailed = failure;
+      }
+      throw e;
+    }
+  }
+
+  private async write(spec: JobSpec, nowMs: number): Promise<RegisterResponse> {
+    const release = await this.gate.acquire(false);
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (e) {
+      release();
+      throw e;
+    }
     try {
       await client.query("BEGIN");
       // The raft index's row lock orders the writers of every server.
@@ -258,6 +433,7 @@ export class PostgresStore implements SchedulerStore {
       throw e;
     } finally {
       client.release();
+      release();
     }
   }
 
@@ -283,6 +459,7 @@ export class PostgresStore implements SchedulerStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearTimeout(this.relistenTimer);
     this.releaseWaiters();
     const listener = this.listener;
     this.listener = undefined;
@@ -323,5 +500,5 @@ async function insertDeployments(client: pg.PoolClient, deployments: readonly De
 
 /** Opens the PostgreSQL store of `--database`; `applies` (the data file's) are kept with a new database's seed. */
 export function openPostgresStore(url: string, initial: () => Snapshot, log: Log, applies?: unknown): Promise<PostgresStore> {
-  return PostgresStore.open(url, initial, log, 10, applies);
+  return PostgresStore.open(url, initial, log, {}, applies);
 }

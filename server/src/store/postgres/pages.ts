@@ -1,7 +1,9 @@
 /**
  * List pages read from PostgreSQL with the library's pushdown (`filterPage`): SQL narrows in key order,
  * the compiled filter decides on each candidate, so the page, the next token and the first error are
- * those of the embedded store's full scan. Everything here runs inside one read-only snapshot.
+ * those of the embedded store's full scan. Without the pushdown (`ReadMode.pushdown` false: its
+ * statement ran out of time) the same scans read every row in keyset chunks and the filter decides
+ * each. Everything here runs inside one read-only snapshot.
  */
 import { filterPage, type PageFilter, type QueryFunction } from "filter-expr";
 import type { ListRead } from "../types.js";
@@ -27,6 +29,14 @@ interface Scan {
 interface ScanFilter {
   filter: PageFilter<unknown>;
   exact: boolean;
+  /** Whether its translation narrows the rows in SQL; false: every row of the scan is read and evaluated. */
+  pushdown: boolean;
+}
+
+/** How a page is read: with the filter pushed into SQL (`exact`: its translation decides alone), or not. */
+export interface ReadMode {
+  exact: boolean;
+  pushdown: boolean;
 }
 
 /** Thrown by a filter to stop at the first match. */
@@ -53,9 +63,50 @@ function scopeOf(scan: Scan): ((p: (value: unknown) => string) => string) | unde
   return (p) => scan.scope.map((s) => `(${s(p)})`).join(" AND ");
 }
 
+/** Rows a keyset chunk reads at most (`filterPage`'s bound). */
+const MAX_CHUNK = 10_000;
+
+/**
+ * Up to `n` items (0: all) from the scan's start that `keep` accepts (undefined: every row), and the key
+ * of the next one: the rows in key order in keyset chunks, as `filterPage` reads them when the
+ * translation is TRUE (a first chunk of a page and one row, 1,000 rows for a whole list, doubling up to
+ * 10,000), so that no statement reads more than a chunk.
+ */
+async function keyset(run: Run, scan: Scan, keep: ((item: unknown) => boolean) | undefined, n: number) {
+  const want = n === 0 ? Infinity : n + 1;
+  let chunk = n !== 0 ? n + 1 : keep === undefined ? MAX_CHUNK : 1000;
+  let bound = scan.from === "" ? undefined : { key: scan.from, inclusive: true };
+  const key = `"${scan.key}"`;
+  const items: unknown[] = [];
+  const keys: string[] = [];
+  for (;;) {
+    const params: unknown[] = [];
+    const p = (value: unknown): string => {
+      params.push(value);
+      return `$${params.length}`;
+    };
+    const where = scan.scope.map((s) => `(${s(p)})`);
+    if (bound !== undefined) where.push(`${key} ${scan.reverse ? "<" : ">"}${bound.inclusive ? "=" : ""} ${p(bound.key)}`);
+    const rows = await run(
+      `SELECT ${key}::text AS k, "body" AS d FROM "${scan.table}"${where.length > 0 ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY ${key} ${scan.reverse ? "DESC" : "ASC"} LIMIT ${p(chunk)}`,
+      params,
+    );
+    for (const row of rows) {
+      const item = JSON.parse(row["d"] as string) as unknown;
+      if (keep !== undefined && !keep(item)) continue;
+      if (items.length + 1 === want) return { items, keys, nextKey: row["k"] as string };
+      items.push(item);
+      keys.push(row["k"] as string);
+    }
+    if (rows.length < chunk) return { items, keys, nextKey: "" };
+    bound = { key: rows[rows.length - 1]!["k"] as string, inclusive: false };
+    chunk = Math.min(chunk * 2, MAX_CHUNK);
+  }
+}
+
 /** Up to `n` matches (0: all) from the scan's start, and the key of the next one. */
-async function collect(run: (sql: string, params: unknown[]) => Promise<Record<string, unknown>[]>, scan: Scan, f: ScanFilter | undefined, n: number) {
-  if (f !== undefined) {
+async function collect(run: Run, scan: Scan, f: ScanFilter | undefined, n: number) {
+  if (f !== undefined && f.pushdown) {
     const options = {
       query: bodyQuery(run),
       filter: f.filter,
@@ -70,31 +121,12 @@ async function collect(run: (sql: string, params: unknown[]) => Promise<Record<s
     const page = await filterPage(scope === undefined ? options : { ...options, scope });
     return { items: page.items, keys: page.keys, nextKey: page.nextToken };
   }
-  const params: unknown[] = [];
-  const p = (value: unknown): string => {
-    params.push(value);
-    return `$${params.length}`;
-  };
-  const where = scan.scope.map((s) => `(${s(p)})`);
-  const key = `"${scan.key}"`;
-  if (scan.from !== "") where.push(`${key} ${scan.reverse ? "<=" : ">="} ${p(scan.from)}`);
-  const limit = n === 0 ? "" : ` LIMIT ${p(n + 1)}`;
-  const rows = await run(
-    `SELECT ${key}::text AS k, "body" AS d FROM "${scan.table}"${where.length > 0 ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY ${key} ${scan.reverse ? "DESC" : "ASC"}${limit}`,
-    params,
-  );
-  const items: unknown[] = [];
-  const keys: string[] = [];
-  for (const row of rows.slice(0, n === 0 ? rows.length : n)) {
-    items.push(JSON.parse(row["d"] as string));
-    keys.push(row["k"] as string);
-  }
-  return { items, keys, nextKey: n !== 0 && rows.length > n ? (rows[n]!["k"] as string) : "" };
+  return keyset(run, scan, f === undefined ? undefined : (item) => f.filter.evaluate(item), n);
 }
 
 /** The first match from the scan's start (evaluating nothing past it), or undefined. */
-async function first(run: (sql: string, params: unknown[]) => Promise<Record<string, unknown>[]>, scan: Scan, f: ScanFilter | undefined): Promise<{ item: unknown; key: string } | undefined> {
-  if (f === undefined || f.exact) {
+async function first(run: Run, scan: Scan, f: ScanFilter | undefined): Promise<{ item: unknown; key: string } | undefined> {
+  if (f === undefined || (f.exact && f.pushdown)) {
     // No filter, or an exact one (SQL decides, nothing is evaluated): the first row is the first match.
     const page = await collect(run, scan, f, 1);
     return page.items.length === 0 ? undefined : { item: page.items[0], key: page.keys[0]! };
@@ -108,7 +140,7 @@ async function first(run: (sql: string, params: unknown[]) => Promise<Record<str
     },
   };
   try {
-    await collect(run, scan, { filter: stop, exact: false }, 0);
+    await collect(run, scan, { filter: stop, exact: false, pushdown: f.pushdown }, 0);
     return undefined;
   } catch (e) {
     if (e instanceof FirstMatch) return { item: e.item, key: scan.keyOf(e.item) };
@@ -137,11 +169,12 @@ function idPrefix(prefix: string): ((p: (value: unknown) => string) => string)[]
   return [(p) => `"id" >= ${p(prefix)}${end === undefined ? "" : ` AND "id" < ${p(end)}`} AND starts_with("id", ${p(prefix)})`];
 }
 
-function scanFilter<T>(read: ListRead<T>, exact: boolean): ScanFilter | undefined {
+function scanFilter<T>(read: ListRead<T>, mode: ReadMode): ScanFilter | undefined {
   const { filter, matches, allowed } = read;
   if (filter === undefined || matches === undefined) return undefined;
   return {
-    exact,
+    exact: mode.exact && mode.pushdown,
+    pushdown: mode.pushdown,
     filter: {
       ast: filter.ast,
       schema: filter.schema,
@@ -160,6 +193,37 @@ function aclScope<T>(read: ListRead<T>, f: ScanFilter | undefined): ((p: (value:
   return [(p) => `"namespace" = ANY(${p(names)}::text[])`];
 }
 
+/** A row's identity in its table: (namespace, ID) for a job, the ID for a deployment. */
+function identity(table: "jobs" | "deployments", item: unknown): string {
+  if (table === "deployments") return (item as Deployment).ID;
+  const job = item as JobListEntry;
+  return `${job.Namespace}\u0000${job.ID}`;
+}
+
+/**
+ * The read with its filter's verdicts remembered by row: when a page is read again in the same
+ * snapshot (its pushed-down statement ran out of time), a row already decided is not evaluated again,
+ * so the request's budget pays for each row once, as on the embedded store's scan.
+ */
+export function remembering<T>(read: ListRead<T>): ListRead<T> {
+  const matches = read.matches;
+  if (matches === undefined) return read;
+  const seen = new Map<string, boolean>();
+  const table = read.endpoint.table;
+  return {
+    ...read,
+    matches: (item) => {
+      const id = identity(table, item);
+      let verdict = seen.get(id);
+      if (verdict === undefined) {
+        verdict = matches(item);
+        seen.set(id, verdict);
+      }
+      return verdict;
+    },
+  };
+}
+
 /** True when "Namespace.ID" tokens sort like (Namespace, ID) (the state's `jobTokensMonotonic`). */
 function monotonic(namespaces: readonly string[]): boolean {
   return namespaces.every((a, i) => {
@@ -172,9 +236,9 @@ function monotonic(namespaces: readonly string[]): boolean {
 const jobKey = (item: unknown): string => `${(item as JobListEntry).Namespace}.${(item as JobListEntry).ID}`;
 
 /** GET /v1/jobs. */
-export async function readJobs<T>(run: Run, read: ListRead<T>, isExact: boolean, namespaces: readonly string[]): Promise<Page<T>> {
+export async function readJobs<T>(run: Run, read: ListRead<T>, mode: ReadMode, namespaces: readonly string[]): Promise<Page<T>> {
   const { query } = read;
-  const f = scanFilter(read, isExact);
+  const f = scanFilter(read, mode);
   const acl = aclScope(read, f);
   const base = { table: "jobs" as const, key: "token", reverse: query.reverse, keyOf: jobKey };
   if (query.namespace !== "*") {
@@ -216,9 +280,9 @@ const ordToken = (key: string): string => {
 };
 
 /** GET /v1/deployments. */
-export async function readDeployments<T>(run: Run, read: ListRead<T>, isExact: boolean): Promise<Page<T>> {
+export async function readDeployments<T>(run: Run, read: ListRead<T>, mode: ReadMode): Promise<Page<T>> {
   const { query } = read;
-  const f = scanFilter(read, isExact);
+  const f = scanFilter(read, mode);
   const scope = aclScope(read, f);
   if (query.namespace !== "*") scope.push((p) => `"namespace" = ${p(query.namespace)}`);
   if (query.prefix !== "") {

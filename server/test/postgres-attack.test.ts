@@ -1,0 +1,342 @@
+/**
+ * The PostgreSQL store under attack (issue 21, items 1 and 3), over real HTTP on real PostgreSQL.
+ *
+ * The expensive filter: 120 `"gN" in JobSummary.Summary` tests joined with `or`. In process each is one
+ * map lookup (600 jobs: 72,000 steps, a few milliseconds); pushed into SQL each test reads the document
+ * five times, and PostgreSQL fetches the whole (TOASTed, 48 KB) document for every read: about 6 ms a
+ * job, 4 s of statements for the 600 jobs (measured: 3.2 s for 500 such jobs in one statement), where
+ * reading and parsing every row takes about 0.15 s. The store stops the pushdown at its timeout and
+ * reads the rows without it.
+ */
+import { randomBytes } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../src/app.js";
+import type { AclToken } from "../src/context.js";
+import { snapshotFromData } from "../src/scheduler/load.js";
+import { SchedulerState } from "../src/scheduler/state.js";
+import { MemoryStore } from "../src/store/memory.js";
+import { PostgresStore, type PostgresStoreOptions } from "../src/store/postgres/index.js";
+import type { SchedulerStore } from "../src/store/types.js";
+import { testContext } from "./support/context.js";
+import { startPostgres, type PostgresCluster } from "./support/postgres.js";
+
+const NAMESPACES = ["default", "a", "a.b", "a-b"];
+const SIZE = 48_000;
+const pad = (n: number, width: number): string => String(n).padStart(width, "0");
+
+/**
+ * 600 jobs and 100 deployments; one job in 9, one deployment in 7 matches the expensive filter (the
+ * others have large, incompressible descriptions).
+ */
+function makeData() {
+  const text = (i: number, matches: boolean): string => (matches ? `${i}: matches` : `${i}:${randomBytes((SIZE * 3) / 4).toString("base64")}`);
+  const jobs = Array.from({ length: 600 }, (_, i) => {
+    const ns = NAMESPACES[i % NAMESPACES.length]!;
+    const id = `job-${pad(i, 4)}`;
+    return {
+      ID: id,
+      Namespace: ns,
+      Status: ["running", "pending", "dead"][i % 3],
+      Type: "service",
+      Datacenters: ["dc1"],
+      StatusDescription: text(i, i % 9 === 7),
+      JobSummary: { JobID: id, Namespace: ns, Summary: { [i % 9 === 7 ? "g7" : "web"]: { Running: 1 } } },
+      CreateIndex: 10 + i,
+      ModifyIndex: 10 + i,
+    };
+  });
+  const deployments = Array.from({ length: 100 }, (_, i) => ({
+    ID: `00000000-0000-4000-8000-${pad(i, 12)}`,
+    Namespace: NAMESPACES[i % NAMESPACES.length]!,
+    JobID: `job-${pad(i, 4)}`,
+    Status: "running",
+    CreateIndex: 1000 + i,
+    ModifyIndex: 1000 + i,
+    StatusDescription: text(i, i % 7 === 3),
+    TaskGroups: { [i % 7 === 3 ? "g7" : "web"]: { DesiredTotal: 1 } },
+  }));
+  return { jobs, deployments };
+}
+
+/** The expensive filter over `selector` (a map), its 120 tests starting at `offset` (distinct texts, one meaning). */
+function attack(selector: string, offset = 0): string {
+  return Array.from({ length: 120 }, (_, i) => `"g${(i + offset) % 120}" in ${selector}`).join(" or ");
+}
+
+const TOKENS: AclToken[] = [
+  { SecretID: "all", Capabilities: ["job:read", "job:write"] },
+  { SecretID: "some", Capabilities: ["job:read@a", "job:read@a.b"] },
+];
+
+interface Served {
+  base: string;
+  store: SchedulerStore;
+  close(): Promise<void>;
+}
+
+async function serve(store: SchedulerStore): Promise<Served> {
+  const app = await buildApp(testContext(TOKENS), { scheduler: store });
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  return {
+    base: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
+    store,
+    async close() {
+      store.releaseWaiters();
+      await app.close();
+      await store.close();
+    },
+  };
+}
+
+interface Logged {
+  msg: string;
+  extra: object | undefined;
+}
+
+const DATA = makeData();
+
+/** A store on `url` (10 connections and the default timeouts without `options`), served. */
+async function openPostgres(url: string, logs: Logged[], options?: PostgresStoreOptions): Promise<Served> {
+  return serve(await PostgresStore.open(url, () => snapshotFromData(DATA), (msg, extra) => void logs.push({ msg, extra }), options ?? 10));
+}
+
+const TIMED_OUT = "filter pushdown ran out of time, reading without it";
+
+interface Answer {
+  status: number;
+  next: string | null;
+  retryAfter: string | null;
+  body: string;
+}
+
+async function get(base: string, path: string, token = "all", signal?: AbortSignal): Promise<Answer> {
+  const res = await fetch(`${base}${path}`, { headers: { "X-Svc-Token": token }, ...(signal === undefined ? {} : { signal }) });
+  return { status: res.status, next: res.headers.get("x-svc-nexttoken"), retryAfter: res.headers.get("retry-after"), body: await res.text() };
+}
+
+const register = (base: string, id: string) =>
+  fetch(`${base}/v1/jobs`, {
+    method: "PUT",
+    headers: { "X-Svc-Token": "all" },
+    body: JSON.stringify({ Job: { ID: id, Type: "batch", TaskGroups: [{ Name: "web", Count: 1 }] } }),
+  });
+
+/** Polls `check` every 20 ms until it returns a value other than undefined, or fails after `ms`. */
+async function until<T>(what: string, ms: number, check: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+let cluster: PostgresCluster;
+let admin: pg.Client;
+let memory: Served;
+/** One database (the data above), served with the default settings (`reader`), and by stores with other timeouts. */
+let readUrl: string;
+let reader: Served;
+const readerLogs: Logged[] = [];
+
+/** Active statements of the store's connections in `database`. */
+async function active(database: string): Promise<{ pid: number; query: string; state: string }[]> {
+  const { rows } = await admin.query<{ pid: number; query: string; state: string }>(
+    "SELECT pid, query, state FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() AND state = 'active'",
+    [database],
+  );
+  return rows;
+}
+
+beforeAll(async () => {
+  cluster = await startPostgres();
+  admin = new pg.Client({ host: "127.0.0.1", port: cluster.port, user: "postgres", database: "postgres" });
+  await admin.connect();
+  memory = await serve(new MemoryStore(new SchedulerState(snapshotFromData(DATA))));
+  readUrl = await cluster.createDatabase("attack_read");
+  reader = await openPostgres(readUrl, readerLogs);
+}, 60_000);
+
+afterAll(async () => {
+  await reader?.close();
+  await memory?.close();
+  await admin?.end();
+  await cluster?.stop();
+});
+
+describe("item 1: a pushdown that would run for seconds", () => {
+  it("costs PostgreSQL no more than the pushdown timeout, and answers with the memory store's body", async () => {
+    const logged = readerLogs.length;
+    const path = `/v1/jobs?namespace=*&filter=${encodeURIComponent(attack("JobSummary.Summary"))}`;
+    // While the request runs, the age of every statement carrying the filter (its translation reads
+    // jsonb_typeof), by backend and start: their sum is what PostgreSQL spent on the pushdown.
+    const ages = new Map<string, number>();
+    let done = false;
+    const watch = (async () => {
+      while (!done) {
+        const { rows } = await admin.query<{ key: string; age: number }>(
+          "SELECT pid || '@' || query_start AS key, extract(epoch FROM clock_timestamp() - query_start) * 1000 AS age FROM pg_stat_activity WHERE datname = 'attack_read' AND state = 'active' AND query LIKE '%jsonb_typeof%' AND pid <> pg_backend_pid()",
+        );
+        for (const r of rows) ages.set(r.key, Math.max(ages.get(r.key) ?? 0, Number(r.age)));
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    })();
+    const started = Date.now();
+    const whole = await get(reader.base, path);
+    const elapsed = Date.now() - started;
+    done = true;
+    await watch;
+    const expected = await get(memory.base, path);
+    expect(expected.status).toBe(200);
+    expect(JSON.parse(expected.body)).toHaveLength(66);
+    expect(whole).toEqual(expected);
+    // The pushdown's statements took the timeout (1 s) in all, where they would take about 4 s.
+    const spent = [...ages.values()].reduce((a, b) => a + b, 0);
+    expect(spent).toBeGreaterThan(500);
+    expect(spent).toBeLessThan(1_400);
+    expect(elapsed).toBeLessThan(5_000);
+    expect(readerLogs.slice(logged).filter((l) => l.msg === TIMED_OUT)).toHaveLength(1);
+  }, 60_000);
+
+  it("a client that disconnects mid-query frees its connection: its statement is cancelled, not left to run", async () => {
+    // A pushdown timeout far above the test's deadlines: only the cancel can end the statement in time.
+    const logs: Logged[] = [];
+    const patient = await openPostgres(readUrl, logs, { pushdownTimeoutMs: 60_000, poolSize: 2 });
+    try {
+      const database = "attack_read";
+      expect(await active(database)).toEqual([]);
+      const client = new AbortController();
+      const request = fetch(`${patient.base}/v1/jobs?filter=${encodeURIComponent(attack("JobSummary.Summary", 3))}`, { headers: { "X-Svc-Token": "all" }, signal: client.signal }).catch((e: unknown) => e);
+      const [running] = await until("the filter's statement runs", 10_000, async () => {
+        const rows = (await active(database)).filter((r) => r.query.includes("jsonb_typeof"));
+        return rows.length > 0 ? rows : undefined;
+      });
+      client.abort();
+      expect(await request).toBeInstanceOf(Error);
+      // The statement is gone shortly after the client left (it would run for seconds), and its
+      // connection is idle (rolled back), back in the pool.
+      await until("the statement is cancelled and the connection idle", 3_000, async () => {
+        const { rows } = await admin.query<{ state: string }>("SELECT state FROM pg_stat_activity WHERE pid = $1", [running!.pid]);
+        return rows[0]?.state === "idle" ? true : undefined;
+      });
+      expect(await active(database)).toEqual([]);
+      expect(logs.map((l) => l.msg)).not.toContain(TIMED_OUT);
+      // Both connections serve the next requests.
+      const [x, y] = await Promise.all([get(patient.base, "/v1/jobs?per_page=2"), get(patient.base, "/v1/deployments?per_page=2")]);
+      expect([x.status, y.status]).toEqual([200, 200]);
+    } finally {
+      await patient.close();
+    }
+  }, 60_000);
+
+  it("the rows read without the pushdown are those of the memory store: pages, tokens, reverse, namespaces and ACL tokens, jobs and deployments", async () => {
+    // A pushdown timeout of 20 ms: every statement of the expensive filters runs out of it (each reads
+    // tens of documents at least); the plain ones finish in time and keep their pushdown.
+    const logs: Logged[] = [];
+    const hasty = await openPostgres(readUrl, logs, { pushdownTimeoutMs: 20 });
+    try {
+      const filters: [string, string][] = [
+        ["jobs", attack("JobSummary.Summary", 1)],
+        ["jobs", `(${attack("JobSummary.Summary", 2)}) and Status != "dead"`],
+        ["jobs", `Status == "running" or (${attack("JobSummary.Summary", 4)})`],
+        ["jobs", 'Status == "pending"'],
+        ["deployments", attack("TaskGroups", 1)],
+        ["deployments", `(${attack("TaskGroups", 2)}) and Namespace != "a"`],
+      ];
+      const requests: [string, string][] = [];
+      for (const [table, filter] of filters) {
+        for (const namespace of ["*", "a.b"]) {
+          const queries = ["per_page=3", "per_page=3&reverse=true", `per_page=2&next_token=${table === "jobs" ? "a.job-0101" : "1005.x"}`];
+          if (namespace !== "*") queries.push("per_page=0");
+          for (const query of queries) {
+            for (const token of ["all", "some"]) {
+              requests.push([`/v1/${table}?namespace=${encodeURIComponent(namespace)}&filter=${encodeURIComponent(filter)}&${query}`, token]);
+            }
+          }
+        }
+      }
+      // Three at a time.
+      let compared = 0;
+      const work = [...requests];
+      await Promise.all(
+        [0, 1, 2].map(async () => {
+          for (let r = work.shift(); r !== undefined; r = work.shift()) {
+            const [p, token] = r;
+            const [a, b] = await Promise.all([get(hasty.base, p, token), get(memory.base, p, token)]);
+            expect(a, `${p} (${token})`).toEqual(b);
+            compared++;
+          }
+        }),
+      );
+      expect(compared).toBe(filters.length * 7 * 2);
+      // Most reads went without their pushdown (not a vacuous comparison).
+      expect(logs.filter((l) => l.msg === TIMED_OUT).length).toBeGreaterThan(compared / 3);
+    } finally {
+      await hasty.close();
+    }
+  }, 120_000);
+});
+
+// After the reads above (they compare with the memory store, which these registrations do not reach).
+describe("items 1 and 3 under load: 10 connections", () => {
+
+  it("12 expensive filters in parallel: a plain list and a registration are still answered at once, and every expensive one answers as the memory store", async () => {
+    const paths = Array.from({ length: 12 }, (_, i) => `/v1/jobs?namespace=*&filter=${encodeURIComponent(attack("JobSummary.Summary", 10 + i))}`);
+    const attacks = paths.map((p) => get(reader.base, p));
+    // Filtered reads hold at most 8 of the 10 connections.
+    await until("8 expensive statements run", 10_000, async () => ((await active("attack_read")).length >= 8 ? true : undefined));
+    const started = Date.now();
+    const [plain, put] = await Promise.all([get(reader.base, "/v1/jobs?per_page=5"), register(reader.base, "plain-during-attack")]);
+    expect(plain.status).toBe(200);
+    expect(JSON.parse(plain.body)).toHaveLength(5);
+    expect(put.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    const answers = await Promise.all(attacks);
+    const expected = await Promise.all(paths.map((p) => get(memory.base, p)));
+    expect(answers.map((a) => a.status)).toEqual(paths.map(() => 200));
+    expect(answers.map((a) => a.body)).toEqual(expected.map((e) => e.body));
+  }, 120_000);
+
+  it("a full pool: requests queue up to a bound, then 503 with Retry-After at once; queued ones 503 after the longest wait; an ordinary burst is served", async () => {
+    // Registrations blocked on the index row's lock hold all 10 connections.
+    const locker = new pg.Client({ connectionString: readUrl });
+    await locker.connect();
+    await locker.query("BEGIN");
+    await locker.query("SELECT idx FROM svc_index WHERE name = 'raft' FOR UPDATE");
+    const writes = Array.from({ length: 10 }, (_, i) => register(reader.base, `blocked-${i}`));
+    await until("10 registrations wait on the lock", 10_000, async () => {
+      const { rows } = await admin.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = 'attack_read' AND wait_event_type = 'Lock'");
+      return rows[0]!.n >= 10 ? true : undefined;
+    });
+    // 200 requests may wait (20 per connection); 206 distinct lists (distinct pages: no shared answer).
+    const started = Date.now();
+    const settled: { at: number; answer: Answer }[] = [];
+    const lists = Array.from({ length: 206 }, (_, i) => get(reader.base, `/v1/jobs?namespace=*&per_page=${i + 1}`).then((answer) => void settled.push({ at: Date.now() - started, answer })));
+    await until("6 requests refused at once", 3_000, async () => (settled.length >= 6 ? true : undefined));
+    for (const { answer } of settled.slice(0, 6)) {
+      expect(answer.status).toBe(503);
+      expect(answer.retryAfter).toBe("1");
+      expect(answer.body).toMatch(/^database busy: 200 requests already wait for a connection; retry later$/);
+    }
+    await Promise.all(lists);
+    expect(settled).toHaveLength(206);
+    const late = settled.slice(6);
+    for (const { at, answer } of late) {
+      expect(answer.status).toBe(503);
+      expect(answer.retryAfter).toBe("1");
+      expect(answer.body).toBe("database busy: no connection free within 5 s; retry later");
+      expect(at).toBeGreaterThanOrEqual(4_500);
+    }
+    await locker.query("ROLLBACK");
+    await locker.end();
+    expect((await Promise.all(writes)).map((w) => w.status)).toEqual(writes.map(() => 200));
+
+    // An ordinary burst: 100 distinct unpaginated lists at once are all served.
+    const burst = await Promise.all(Array.from({ length: 100 }, (_, i) => get(reader.base, `/v1/jobs?namespace=*&prefix=job-${pad(i * 5, 4)}`)));
+    expect(burst.map((b) => b.status)).toEqual(burst.map(() => 200));
+    expect(burst.every((b) => JSON.parse(b.body).length > 0)).toBe(true);
+  }, 60_000);
+});
