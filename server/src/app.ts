@@ -10,6 +10,7 @@ import { runsRoutes } from "./runs/index.js";
 import type { AnswerCache } from "./scheduler/answers.js";
 import type { FilterCache } from "./scheduler/filters.js";
 import { schedulerRoutes } from "./scheduler/index.js";
+import { StoreWriteError } from "./scheduler/persist.js";
 import { uiRoutes } from "./ui/index.js";
 import type { SchedulerState } from "./scheduler/state.js";
 import type { SchedulerStore } from "./store/types.js";
@@ -62,10 +63,18 @@ export async function buildApp(ctx: ServerContext, services: AppServices): Promi
 
   methodGuard(app, (reply, status, message) => sendText(reply, status, message));
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+  // A 5xx carries the request id, never the error's own text (a database's address, a file, an index
+  // name): that goes to the log line with the same id. Errors written for clients (`expose`: the
+  // store's 503; the data directory's "state not saved") and every 4xx keep their message.
+  app.setErrorHandler((error: FastifyError & { expose?: boolean; headers?: Record<string, string> }, request, reply) => {
     const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
-    if (status >= 500) request.log.error({ err: error }, "request failed");
-    sendText(reply, status, error.message);
+    if (error.headers !== undefined) void reply.headers(error.headers);
+    if (status < 500 || error.expose === true || error instanceof StoreWriteError) {
+      if (status >= 500) request.log.warn({ err: error }, "request failed");
+      return sendText(reply, status, error.message);
+    }
+    request.log.error({ err: error }, "request failed");
+    sendText(reply, status, `internal error (request ${request.id})`);
   });
 
   app.addHook("onResponse", async (request, reply) => {
