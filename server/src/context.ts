@@ -32,6 +32,10 @@ export interface ServerOptions {
   requestTimeoutMs?: number;
   /** On shutdown, connections still open after this long (a slow reader, a trickled body) are closed. */
   shutdownTimeoutMs?: number;
+  /** Bytes of list answers being encoded or sent at once across the server; past it a new list request is 503. */
+  answerBytesInFlight?: number;
+  /** A response whose connection makes no write progress for this long is closed; 0: never. */
+  stallTimeoutMs?: number;
 }
 
 export interface AclToken {
@@ -94,6 +98,8 @@ export const DEFAULT_OPTIONS: ServerOptions = {
   filterBudget: 1_000_000,
   requestTimeoutMs: 30_000,
   shutdownTimeoutMs: 10_000,
+  answerBytesInFlight: 512 * 1024 * 1024,
+  stallTimeoutMs: 30_000,
 };
 
 export function newLogEvents(): EventEmitter {

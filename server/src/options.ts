@@ -30,6 +30,10 @@ Options:
                                    test and per element of any/all (default 1000000); past it: 400
   --request-timeout DUR            longest time to receive a whole request, headers and body (default 30s)
   --shutdown-timeout DUR           on shutdown, close connections still open after DUR (default 10s)
+  --answer-memory SIZE             bytes of list answers being encoded or sent at once (default 512MiB; also
+                                   KiB, GiB or plain bytes); past it a new list request is 503 with Retry-After
+  --stall-timeout DUR              close a connection whose response makes no write progress for DUR, a client
+                                   that does not read (default 30s; 0: never)
   --encrypt KEY                    gossip key shared by the servers (base64 of 16, 24 or 32 bytes; also
                                    FILTER_SERVER_ENCRYPT); without one a random key is made at start
   -h, --help                       print this help and exit
@@ -78,6 +82,8 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
         "filter-budget": { type: "string" },
         "request-timeout": { type: "string" },
         "shutdown-timeout": { type: "string" },
+        "answer-memory": { type: "string" },
+        "stall-timeout": { type: "string" },
         encrypt: { type: "string" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "v" },
@@ -127,7 +133,12 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
     }
     given.filterBudget = Number(text);
   }
-  for (const [flag, key] of [["request-timeout", "requestTimeoutMs"], ["shutdown-timeout", "shutdownTimeoutMs"]] as const) {
+  if (v["answer-memory"] !== undefined) {
+    const bytes = parseSize(v["answer-memory"]);
+    if (bytes === undefined || bytes < 1) throw new UsageError(`--answer-memory: expected a size such as 512MiB or 64KiB, got "${v["answer-memory"]}"`);
+    given.answerBytesInFlight = bytes;
+  }
+  for (const [flag, key] of [["request-timeout", "requestTimeoutMs"], ["shutdown-timeout", "shutdownTimeoutMs"], ["stall-timeout", "stallTimeoutMs"]] as const) {
     const text = v[flag];
     if (text === undefined) continue;
     const ms = parseDuration(text);
@@ -135,6 +146,17 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
     given[key] = ms;
   }
   return { help: v.help === true, version: v.version === true, given };
+}
+
+const SIZE_UNITS = new Map([["", 1], ["b", 1], ["kib", 2 ** 10], ["mib", 2 ** 20], ["gib", 2 ** 30]]);
+
+/** A size in bytes: `512MiB`, `64KiB`, `1GiB`, `1048576` or `100B` (units in any case); undefined when it is not one. */
+export function parseSize(text: string): number | undefined {
+  const m = /^(\d+)\s*([a-zA-Z]*)$/.exec(text.trim());
+  const unit = m === null ? undefined : SIZE_UNITS.get((m[2] as string).toLowerCase());
+  if (m === null || unit === undefined) return undefined;
+  const bytes = Number(m[1]) * unit;
+  return Number.isSafeInteger(bytes) ? bytes : undefined;
 }
 
 function gossipKey(where: string, text: string): string {

@@ -3,6 +3,7 @@
  * how errors the HTTP parser raises before any route runs are answered (plain text, as every other
  * error), and how shutdown ends connections that do not end by themselves.
  */
+import type { ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { MAX_WAIT_MS, parseGoQuery } from "../scheduler/query.js";
@@ -14,6 +15,24 @@ export const HEADERS_TIMEOUT_MS = 10_000;
  * (10 minutes and a sixteenth of jitter), so that only a dead or stalled peer hits it.
  */
 export const IDLE_SOCKET_TIMEOUT_MS = MAX_WAIT_MS + MAX_WAIT_MS / 16 + 60_000;
+
+/**
+ * A response whose connection makes no write progress for this long (its client reads nothing) has its
+ * connection closed (`--stall-timeout`): a client reading a list answer must take some of it every
+ * period. Blocking queries are not affected (the limit runs only while an answer is being sent).
+ */
+export const STALL_TIMEOUT_MS = 30_000;
+
+/**
+ * Closes the connection of `response` when it makes no write progress for `ms` (0: never), with the
+ * socket's inactivity timer, set while this response is written (Node sets the keep-alive timeout once
+ * it is finished). Any write the kernel takes, or any byte read, restarts the period; when it ends Node
+ * lets it run once more if the pending write shrank meanwhile, so a connection that stopped making
+ * progress is closed between `ms` and twice `ms` later.
+ */
+export function closeWhenStalled(response: ServerResponse, ms: number): void {
+  if (ms > 0) response.setTimeout(ms, () => response.destroy());
+}
 
 const REASONS: Record<number, string> = { 400: "Bad Request", 408: "Request Timeout", 431: "Request Header Fields Too Large" };
 

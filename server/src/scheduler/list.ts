@@ -2,14 +2,15 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { EvaluationBudget } from "filter-expr";
 import type { AclToken, ServerContext } from "../context.js";
 import { TokenAcl } from "../acl.js";
-import type { Answer, AnswerCache } from "./answers.js";
-import { encodeList, sendAnswer } from "./answers.js";
+import type { Answer, AnswerCache, PageMeta } from "./answers.js";
+import { ANSWER_BYTES_IN_FLIGHT, AnswersBusy, BUSY_RETRY_AFTER_S, encodeAnswer, sendAnswer } from "./answers.js";
 import type { FilterCache, SchemaName } from "./filters.js";
 import { evaluator } from "./filters.js";
 import type { PageSource } from "./paginate.js";
 import type { ListQuery, Query } from "./query.js";
 import { BadRequest, parseListQuery, withJitter } from "./query.js";
-import { sendText, setMeta } from "./respond.js";
+import { sendBusy, sendText, setMeta } from "./respond.js";
+import { STALL_TIMEOUT_MS } from "../ops/connections.js";
 import type { SchedulerState, Table } from "./state.js";
 import type { SchedulerStore } from "../store/types.js";
 
@@ -90,9 +91,12 @@ export async function serveList<T>(
     const limit = ctx.options.filterBudget ?? 1_000_000;
     const filter = query.filter === "" ? undefined : filters.get(endpoint.schema, query.filter);
     const allowed = readable === null ? undefined : (item: T) => readable.has(endpoint.namespaceOf(item));
+    // Past the bound of the answers in flight a new list request is refused rather than growing memory.
+    const bound = ctx.options.answerBytesInFlight ?? ANSWER_BYTES_IN_FLIGHT;
+    if (answers.inFlight.over(bound)) return sendBusy(reply, BUSY_RETRY_AFTER_S, new AnswersBusy(bound).message);
     const key = answerKey(query, readable);
     /** Reads the page of the current state, taking the filter's steps from `budget`. */
-    const compute = async (budget: EvaluationBudget): Promise<Answer> => {
+    const look = async (budget: EvaluationBudget): Promise<PageMeta & { items: readonly T[] }> => {
       const before = budget.steps;
       const matches = evaluator<T>(filter, budget, limit);
       let scanned = 0;
@@ -103,37 +107,49 @@ export async function serveList<T>(
         spent = budget.steps;
         return true;
       };
-      const page = await store.readPage({ endpoint, query, filter, matches, allowed, readable, pause, signal: request.signal });
-      const { chunks, bytes } = await encodeList(page.items, query.pretty);
-      return { index: page.index, nextToken: page.nextToken, chunks, bytes, steps: before - budget.steps };
+      const page = await store.readPage({ endpoint, query, filter, matches, allowed, readable, pause });
+      return { index: page.index, nextToken: page.nextToken, items: page.items, steps: before - budget.steps };
+    };
+    /** The page encoded, counted in flight while it is encoded. */
+    const compute = async (budget: EvaluationBudget): Promise<Answer> => encodeAnswer(await look(budget), query.pretty, answers.inFlight, bound);
+    /** Only what decides whether a blocking query waits (errors are thrown): none of the page's items. */
+    const probe = async (budget: EvaluationBudget): Promise<PageMeta> => {
+      const { index, nextToken, steps } = await look(budget);
+      return { index, nextToken, steps };
     };
     // The request's budget: every read it makes takes its steps from it. A shared read runs on a full
     // budget of its own and each request that uses it pays its steps; one that cannot afford them reads
     // again alone on what it has left, and gets its own "filter too expensive".
     const budget: EvaluationBudget = { steps: limit };
-    const read = async (): Promise<Answer> => {
-      const shared = await answers.get(endpoint.table, store.indexOf(endpoint.table), key, () => compute({ steps: limit }));
-      if (shared.steps <= budget.steps) {
-        budget.steps -= shared.steps;
-        return shared;
+    const paid = async <A extends PageMeta>(shared: Promise<A>, alone: (budget: EvaluationBudget) => Promise<A>): Promise<A> => {
+      const read = await shared;
+      if (read.steps <= budget.steps) {
+        budget.steps -= read.steps;
+        return read;
       }
-      return compute(budget);
+      return alone(budget);
     };
-    let answer = await read();
-    if (query.index > 0 && answer.index <= query.index) {
-      // Errors are answered at once; a successful read waits for a change or the timeout, then reads again.
-      const wait = store.waitForChange(endpoint.table, query.index, withJitter(query.waitMs));
-      const onClose = (): void => wait.cancel();
-      reply.raw.once("close", onClose);
-      await wait.done;
-      reply.raw.off("close", onClose);
-      if (reply.raw.destroyed) return reply.send();
-      answer = await read();
+    const at = (): number => store.indexOf(endpoint.table);
+    if (query.index > 0 && at() <= query.index) {
+      // Errors are answered at once; a successful read waits for a change or the timeout, then reads
+      // again. While it waits the request keeps only the index it saw, never the page.
+      const seen = await paid(answers.probe(endpoint.table, at(), key, () => probe({ steps: limit })), probe);
+      if (seen.index > query.index) budget.steps += seen.steps; // a look-ahead only: the read below pays
+      else {
+        const wait = store.waitForChange(endpoint.table, query.index, withJitter(query.waitMs));
+        const onClose = (): void => wait.cancel();
+        reply.raw.once("close", onClose);
+        await wait.done;
+        reply.raw.off("close", onClose);
+        if (reply.raw.destroyed) return reply.send();
+      }
     }
+    const answer = await paid(answers.get(endpoint.table, at(), key, () => compute({ steps: limit })), compute);
     setMeta(reply, answer.index, answer.nextToken);
-    return sendAnswer(reply, answer);
+    return sendAnswer(reply, answer, answers.inFlight, ctx.options.stallTimeoutMs ?? STALL_TIMEOUT_MS);
   } catch (e) {
     if (e instanceof BadRequest) return sendText(reply, 400, e.message);
+    if (e instanceof AnswersBusy) return sendBusy(reply, BUSY_RETRY_AFTER_S, e.message);
     throw e;
   }
 }

@@ -25,3 +25,9 @@ export function sendJson(reply: FastifyReply, value: unknown, pretty: boolean): 
 export function sendText(reply: FastifyReply, status: number, message: string): FastifyReply {
   return reply.code(status).type("text/plain; charset=utf-8").send(message);
 }
+
+/** 503 with `Retry-After` (seconds) and a plain-text message: the server is too busy for the request now. */
+export function sendBusy(reply: FastifyReply, retryAfterSeconds: number, message: string): FastifyReply {
+  void reply.header("Retry-After", String(retryAfterSeconds));
+  return sendText(reply, 503, message);
+}
