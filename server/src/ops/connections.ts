@@ -97,15 +97,31 @@ export function limitHeaders(app: FastifyInstance, requestTimeoutMs: number): vo
 }
 
 /**
- * Closes a listener: no new connections, idle ones closed at once, in-flight requests allowed to end;
- * whatever is still open after `boundMs` (a body trickled byte by byte, a reader that never reads) is
- * destroyed, so shutdown always completes.
+ * On shutdown, how long keep-alive connections may stay idle before they are closed: a client that
+ * sends its next request within it gets an answer (503, `Connection: close`) rather than a reset.
  */
-export async function closeWithin(app: FastifyInstance, boundMs: number): Promise<void> {
-  const timer = setTimeout(() => app.server.closeAllConnections(), boundMs);
+export const DRAIN_IDLE_MS = 250;
+
+/**
+ * Closes a listener: no new connections; in-flight requests end, and every request that arrives on an
+ * open connection is answered (fastify's 503 with `Connection: close`), so that its client closes the
+ * connection after reading it. Idle connections are closed only after `drainMs`: Node's `close()` would
+ * destroy them at once, and a request a client had just sent on one would meet a reset. Whatever is
+ * still open after `boundMs` (a body trickled byte by byte, a reader that never reads) is destroyed, so
+ * shutdown always completes.
+ */
+export async function closeWithin(app: FastifyInstance, boundMs: number, drainMs = DRAIN_IDLE_MS): Promise<void> {
+  const server = app.server;
+  const closeIdle = server.closeIdleConnections.bind(server);
+  // Node's http.Server#close() calls closeIdleConnections() first: deferred to the end of the drain.
+  server.closeIdleConnections = (): void => undefined;
+  const drained = setTimeout(closeIdle, Math.min(drainMs, boundMs));
+  const timer = setTimeout(() => server.closeAllConnections(), boundMs);
   try {
     await app.close();
   } finally {
+    clearTimeout(drained);
     clearTimeout(timer);
+    server.closeIdleConnections = closeIdle;
   }
 }
