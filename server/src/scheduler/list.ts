@@ -107,7 +107,7 @@ export async function serveList<T>(
         spent = budget.steps;
         return true;
       };
-      const page = await store.readPage({ endpoint, query, filter, matches, allowed, readable, pause });
+      const page = await store.readPage({ endpoint, query, filter, matches, allowed, readable, pause, signal: request.signal });
       return { index: page.index, nextToken: page.nextToken, items: page.items, steps: before - budget.steps };
     };
     /** The page encoded, counted in flight while it is encoded. */
