@@ -59,7 +59,7 @@ describe("blocking queries keep only their index while they wait", () => {
     const waiters = Array.from({ length: WAITERS }, (_, i) =>
       fetch(`${server.apiUrl}/v1/jobs?index=${index}&wait=20s&filter=${encodeURIComponent(`ID != "none-${i}"`)}`, identity).then(async (r) => ({ status: r.status, body: await r.text() })),
     );
-    await until(`${WAITERS} waiting queries`, () => server.state.waiting === WAITERS);
+    await until(`${WAITERS} waiting queries`, () => server.state.waiting === WAITERS, 45_000);
     // Every waiter has read its page (the probe) and waits: what they hold now is what waiting costs.
     const held = process.memoryUsage().arrayBuffers - before;
     const all = WAITERS * size;
@@ -75,7 +75,7 @@ describe("blocking queries keep only their index while they wait", () => {
       expect(jobs.map((j) => j.ID)).toContain("job-new");
     }
     expect(server.state.waiting).toBe(0);
-  });
+  }, 60_000);
 });
 
 describe("ordinary lists never meet the bound", () => {
@@ -184,5 +184,5 @@ describe.runIf(process.platform === "linux")("clients that never read, on the fi
     expect(pair.map((c) => Number(c.head.slice(9, 12))).sort()).toEqual([200, 503]);
     await until("lists served again", async () => (await fetch(`${proc.api}/v1/jobs?per_page=1`)).status === 200, STALL_MS + 8000);
     expect(await readRest(pair.find((c) => c.head.startsWith("HTTP/1.1 200"))!.socket)).toBeLessThan(size);
-  });
+  }, 60_000);
 });

@@ -70,5 +70,5 @@ describe("SIGTERM under keep-alive load", () => {
     expect(exit.code).toBe(0);
     expect(result.broken).toEqual([]);
     expect(result.ok).toBeGreaterThan(0);
-  });
+  }, 60_000);
 });

@@ -100,7 +100,7 @@ export function limitHeaders(app: FastifyInstance, requestTimeoutMs: number): vo
  * On shutdown, how long keep-alive connections may stay idle before they are closed: a client that
  * sends its next request within it gets an answer (503, `Connection: close`) rather than a reset.
  */
-export const DRAIN_IDLE_MS = 250;
+export const DRAIN_IDLE_MS = 1000;
 
 /**
  * Closes a listener: no new connections; in-flight requests end, and every request that arrives on an
