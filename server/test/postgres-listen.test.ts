@@ -105,16 +105,21 @@ describe("one notification connection per server", () => {
     const file = join(dir, "data.json");
     writeFileSync(file, JSON.stringify({ jobs: [{ ID: "seed", Name: "seed", Namespace: "default", Status: "running", Type: "batch", CreateIndex: 10, ModifyIndex: 10 }], deployments: [] }));
     const a = await start(["--database", url, "--data", file]);
-    const b = await start(["--database", url, "--data", file]);
+    const b = await start(["--database", url]);
     try {
       const servers = [a, b];
       const settled = async (what: string): Promise<void> => {
+        let seen = "";
         await until(`${what}: both servers healthy with one LISTEN connection each`, 30_000, async () => {
-          const [okA, okB] = await Promise.all(servers.map(healthy));
-          return okA === true && okB === true && (await listeners(name)) === 2;
+          const ok = await Promise.all(servers.map(healthy));
+          const count = await listeners(name);
+          seen = `healthy ${ok.join("/")}, ${count} LISTEN connections`;
+          return ok.every(Boolean) && count === 2;
+        }).catch((e: Error) => {
+          throw new Error(`${e.message} (last seen: ${seen})`);
         });
         // And it stays so while any reconnection still pending would have fired (they retry every second).
-        const window = Date.now() + 1_500;
+        const window = Date.now() + 1_200;
         while (Date.now() < window) {
           expect(await listeners(name), what).toBe(2);
           await new Promise((r) => setTimeout(r, 100));
@@ -133,7 +138,7 @@ describe("one notification connection per server", () => {
       pgCtl(["stop", "-D", data, "-m", "fast", "-w", "-t", "60"]);
       try {
         await until("both servers unhealthy", 10_000, async () => (await Promise.all(servers.map(healthy))).every((ok) => !ok));
-        const down = Date.now() + 2_500;
+        const down = Date.now() + 2_200;
         while (Date.now() < down) {
           expect(await Promise.all(servers.map(healthy))).toEqual([false, false]);
           await new Promise((r) => setTimeout(r, 100));

@@ -23,6 +23,8 @@ interface Scan {
   reverse: boolean;
   /** The key of an item (the same value as the key column). */
   keyOf(item: unknown): string;
+  /** Checked before each row read in this process: true yields to the event loop. */
+  pause: () => boolean;
 }
 
 /** The filter as the scan runs it: the request's budgeted check, then the ACL check. */
@@ -66,11 +68,13 @@ function scopeOf(scan: Scan): ((p: (value: unknown) => string) => string) | unde
 /** Rows a keyset chunk reads at most (`filterPage`'s bound). */
 const MAX_CHUNK = 10_000;
 
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /**
  * Up to `n` items (0: all) from the scan's start that `keep` accepts (undefined: every row), and the key
  * of the next one: the rows in key order in keyset chunks, as `filterPage` reads them when the
  * translation is TRUE (a first chunk of a page and one row, 1,000 rows for a whole list, doubling up to
- * 10,000), so that no statement reads more than a chunk.
+ * 10,000), so that no statement reads more than a chunk; yielding to the event loop as `pause` says.
  */
 async function keyset(run: Run, scan: Scan, keep: ((item: unknown) => boolean) | undefined, n: number) {
   const want = n === 0 ? Infinity : n + 1;
@@ -92,6 +96,7 @@ async function keyset(run: Run, scan: Scan, keep: ((item: unknown) => boolean) |
       params,
     );
     for (const row of rows) {
+      if (scan.pause()) await nextTurn();
       const item = JSON.parse(row["d"] as string) as unknown;
       if (keep !== undefined && !keep(item)) continue;
       if (items.length + 1 === want) return { items, keys, nextKey: row["k"] as string };
@@ -240,7 +245,7 @@ export async function readJobs<T>(run: Run, read: ListRead<T>, mode: ReadMode, n
   const { query } = read;
   const f = scanFilter(read, mode);
   const acl = aclScope(read, f);
-  const base = { table: "jobs" as const, key: "token", reverse: query.reverse, keyOf: jobKey };
+  const base = { table: "jobs" as const, key: "token", reverse: query.reverse, keyOf: jobKey, pause: read.pause };
   if (query.namespace !== "*") {
     const scope = [(p: (v: unknown) => string) => `"namespace" = ${p(query.namespace)}`, ...idPrefix(query.prefix)];
     const page = await collect(run, { ...base, scope, from: query.nextToken }, f, query.perPage);
@@ -290,10 +295,10 @@ export async function readDeployments<T>(run: Run, read: ListRead<T>, mode: Read
     checkUuidPrefix(query.prefix);
     const prefix = query.prefix.toLowerCase();
     scope.push((p) => `lower("id") LIKE ${p(`${prefix}%`)}`);
-    const page = await collect(run, { table: "deployments", key: "id", scope, from: query.nextToken, reverse: query.reverse, keyOf: (d) => (d as Deployment).ID }, f, query.perPage);
+    const page = await collect(run, { table: "deployments", key: "id", scope, from: query.nextToken, reverse: query.reverse, keyOf: (d) => (d as Deployment).ID, pause: read.pause }, f, query.perPage);
     return { items: page.items as T[], nextToken: page.nextKey };
   }
-  const base = { table: "deployments" as const, key: "ord", scope, reverse: query.reverse, keyOf: deploymentKey };
+  const base = { table: "deployments" as const, key: "ord", scope, reverse: query.reverse, keyOf: deploymentKey, pause: read.pause };
   const target = query.nextToken;
   const dot = target.indexOf(".");
   const left = dot < 0 ? "" : target.slice(0, dot);
