@@ -14,6 +14,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.js";
 import type { AclToken } from "../src/context.js";
+import { AnswerCache } from "../src/scheduler/answers.js";
 import { snapshotFromData } from "../src/scheduler/load.js";
 import { SchedulerState } from "../src/scheduler/state.js";
 import { MemoryStore } from "../src/store/memory.js";
@@ -76,8 +77,8 @@ interface Served {
   close(): Promise<void>;
 }
 
-async function serve(store: SchedulerStore): Promise<Served> {
-  const app = await buildApp(testContext(TOKENS), { scheduler: store });
+async function serve(store: SchedulerStore, answers?: AnswerCache): Promise<Served> {
+  const app = await buildApp(testContext(TOKENS), answers === undefined ? { scheduler: store } : { scheduler: store, answers });
   await app.listen({ host: "127.0.0.1", port: 0 });
   return {
     base: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
@@ -233,6 +234,39 @@ describe("item 1: a pushdown that would run for seconds", () => {
       // Both connections serve the next requests.
       const [x, y] = await Promise.all([get(patient.base, "/v1/jobs?per_page=2"), get(patient.base, "/v1/deployments?per_page=2")]);
       expect([x.status, y.status]).toEqual([200, 200]);
+    } finally {
+      await locker.end();
+      await patient.close();
+    }
+  }, 60_000);
+
+  it("a read shared by two requests outlives the one whose client leaves: the other gets its answer", async () => {
+    const answers = new AnswerCache();
+    const patient = await serve(await PostgresStore.open(readUrl, () => snapshotFromData(DATA), () => undefined, { pushdownTimeoutMs: 60_000, poolSize: 2 }), answers);
+    const locker = new pg.Client({ connectionString: readUrl });
+    await locker.connect();
+    try {
+      const path = `/v1/jobs?filter=${encodeURIComponent(attack("JobSummary.Summary", 5))}`;
+      const expected = await get(memory.base, path);
+      await locker.query("BEGIN");
+      await locker.query("LOCK TABLE jobs IN ACCESS EXCLUSIVE MODE");
+      const leaving = new AbortController();
+      const first = get(patient.base, path, "all", leaving.signal).catch((e: unknown) => e);
+      await until("the filter's statement runs", 10_000, async () => ((await active("attack_read")).some((r) => r.query.includes("jsonb_typeof")) ? true : undefined));
+      const second = get(patient.base, path);
+      // The second request joins the first's read (one statement for both).
+      await until("the second request joins the first's read", 10_000, async () => (answers.joined === 1 ? true : undefined));
+      expect(answers.computed).toBe(1);
+      leaving.abort();
+      expect(await first).toBeInstanceOf(Error);
+      // The server has seen the first client go (a later request on another connection, which reads
+      // nothing of the locked table, is answered).
+      expect((await get(patient.base, "/v1/no-such-endpoint")).status).toBe(404);
+      expect((await active("attack_read")).filter((r) => r.query.includes("jsonb_typeof"))).toHaveLength(1);
+      await locker.query("ROLLBACK");
+      const answer = await second;
+      expect(answer.status, answer.body.slice(0, 200)).toBe(200);
+      expect(answer.body).toBe(expected.body);
     } finally {
       await locker.end();
       await patient.close();

@@ -193,6 +193,8 @@ export class AnswerCache {
   computed = 0;
   /** Probes read (not shared). */
   probed = 0;
+  /** Requests that joined an answer or a probe already being read (shared). */
+  joined = 0;
 
   constructor(entries = 32, maxBytes = 128 * 1024 * 1024) {
     this.answers = { jobs: { index: -1, values: new Lru(entries, maxBytes) }, deployments: { index: -1, values: new Lru(entries, maxBytes) } };
@@ -200,30 +202,70 @@ export class AnswerCache {
     this.probes = { jobs: { index: -1, values: new Lru(1024, 16 * 1024 * 1024) }, deployments: { index: -1, values: new Lru(1024, 16 * 1024 * 1024) } };
   }
 
-  /** The shared answer of `key` on `table` at `index`, computing it with `compute` when there is none. */
-  get(table: Table, index: number, key: string, compute: () => Promise<Answer>): Promise<Answer> {
-    return shared(this.answers[table], index, key, compute, (a) => a.bytes, () => this.computed++);
+  /**
+   * The shared answer of `key` on `table` at `index`, computing it with `compute` when there is none.
+   * `signal` is the asking request's: the computation's own signal aborts once every request waiting
+   * for it has gone.
+   */
+  get(table: Table, index: number, key: string, signal: AbortSignal, compute: (signal: AbortSignal) => Promise<Answer>): Promise<Answer> {
+    return shared(this.answers[table], index, key, signal, compute, (a) => a.bytes, (hit) => (hit ? this.joined++ : this.computed++));
   }
 
   /**
    * The shared meta of the page of `key` on `table` at `index` (what a blocking query needs to decide
    * whether to wait), reading it with `read` when there is none; nothing of the page is kept.
    */
-  probe(table: Table, index: number, key: string, read: () => Promise<PageMeta>): Promise<PageMeta> {
-    return shared(this.probes[table], index, key, read, () => key.length * 2 + 64, () => this.probed++);
+  probe(table: Table, index: number, key: string, signal: AbortSignal, read: (signal: AbortSignal) => Promise<PageMeta>): Promise<PageMeta> {
+    return shared(this.probes[table], index, key, signal, read, () => key.length * 2 + 64, (hit) => (hit ? this.joined++ : this.probed++));
   }
 }
 
-function shared<V>(cache: Shared<V>, index: number, key: string, compute: () => Promise<V>, weigh: (value: V) => number, counted: () => void): Promise<V> {
+/** The requests waiting for one shared read: its signal aborts when the last of them has gone. */
+class Sharers {
+  private waiting = 0;
+  private readonly controller = new AbortController();
+  readonly signal = this.controller.signal;
+
+  /** Counts the request of `signal` until it aborts. */
+  join(signal: AbortSignal): void {
+    this.waiting++;
+    const leave = (): void => {
+      if (--this.waiting === 0) this.controller.abort();
+    };
+    if (signal.aborted) leave();
+    else signal.addEventListener("abort", leave, { once: true });
+  }
+}
+
+const sharers = new WeakMap<Promise<unknown>, Sharers>();
+
+function shared<V>(
+  cache: Shared<V>,
+  index: number,
+  key: string,
+  signal: AbortSignal,
+  compute: (signal: AbortSignal) => Promise<V>,
+  weigh: (value: V) => number,
+  counted: (shared: boolean) => void,
+): Promise<V> {
   if (cache.index !== index) {
     cache.index = index;
     cache.values.clear();
   }
   const values = cache.values;
   const hit = values.get(key);
-  if (hit !== undefined) return hit;
-  counted();
-  const value = compute();
+  // A read everyone has left is being cancelled: a new request reads again.
+  const waiting = hit === undefined ? undefined : sharers.get(hit);
+  if (hit !== undefined && waiting !== undefined && !waiting.signal.aborted) {
+    waiting.join(signal);
+    counted(true);
+    return hit;
+  }
+  counted(false);
+  const them = new Sharers();
+  const value = compute(them.signal);
+  sharers.set(value, them);
+  them.join(signal);
   values.set(key, value, 0);
   value.then(
     (v) => {

@@ -96,7 +96,7 @@ export async function serveList<T>(
     if (answers.inFlight.over(bound)) return sendBusy(reply, BUSY_RETRY_AFTER_S, new AnswersBusy(bound).message);
     const key = answerKey(query, readable);
     /** Reads the page of the current state, taking the filter's steps from `budget`. */
-    const look = async (budget: EvaluationBudget): Promise<PageMeta & { items: readonly T[] }> => {
+    const look = async (budget: EvaluationBudget, signal: AbortSignal): Promise<PageMeta & { items: readonly T[] }> => {
       const before = budget.steps;
       const matches = evaluator<T>(filter, budget, limit);
       let scanned = 0;
@@ -107,33 +107,35 @@ export async function serveList<T>(
         spent = budget.steps;
         return true;
       };
-      const page = await store.readPage({ endpoint, query, filter, matches, allowed, readable, pause, signal: request.signal });
+      const page = await store.readPage({ endpoint, query, filter, matches, allowed, readable, pause, signal });
       return { index: page.index, nextToken: page.nextToken, items: page.items, steps: before - budget.steps };
     };
     /** The page encoded, counted in flight while it is encoded. */
-    const compute = async (budget: EvaluationBudget): Promise<Answer> => encodeAnswer(await look(budget), query.pretty, answers.inFlight, bound);
+    const compute = async (budget: EvaluationBudget, signal: AbortSignal): Promise<Answer> => encodeAnswer(await look(budget, signal), query.pretty, answers.inFlight, bound);
     /** Only what decides whether a blocking query waits (errors are thrown): none of the page's items. */
-    const probe = async (budget: EvaluationBudget): Promise<PageMeta> => {
-      const { index, nextToken, steps } = await look(budget);
+    const probe = async (budget: EvaluationBudget, signal: AbortSignal): Promise<PageMeta> => {
+      const { index, nextToken, steps } = await look(budget, signal);
       return { index, nextToken, steps };
     };
     // The request's budget: every read it makes takes its steps from it. A shared read runs on a full
     // budget of its own and each request that uses it pays its steps; one that cannot afford them reads
     // again alone on what it has left, and gets its own "filter too expensive".
     const budget: EvaluationBudget = { steps: limit };
-    const paid = async <A extends PageMeta>(shared: Promise<A>, alone: (budget: EvaluationBudget) => Promise<A>): Promise<A> => {
+    // A shared read runs under its own signal (aborted once every request sharing it has gone); a
+    // read alone under the request's.
+    const paid = async <A extends PageMeta>(shared: Promise<A>, alone: (budget: EvaluationBudget, signal: AbortSignal) => Promise<A>): Promise<A> => {
       const read = await shared;
       if (read.steps <= budget.steps) {
         budget.steps -= read.steps;
         return read;
       }
-      return alone(budget);
+      return alone(budget, request.signal);
     };
     const at = (): number => store.indexOf(endpoint.table);
     if (query.index > 0 && at() <= query.index) {
       // Errors are answered at once; a successful read waits for a change or the timeout, then reads
       // again. While it waits the request keeps only the index it saw, never the page.
-      const seen = await paid(answers.probe(endpoint.table, at(), key, () => probe({ steps: limit })), probe);
+      const seen = await paid(answers.probe(endpoint.table, at(), key, request.signal, (signal) => probe({ steps: limit }, signal)), probe);
       if (seen.index > query.index) budget.steps += seen.steps; // a look-ahead only: the read below pays
       else {
         const wait = store.waitForChange(endpoint.table, query.index, withJitter(query.waitMs));
@@ -144,7 +146,7 @@ export async function serveList<T>(
         if (reply.raw.destroyed) return reply.send();
       }
     }
-    const answer = await paid(answers.get(endpoint.table, at(), key, () => compute({ steps: limit })), compute);
+    const answer = await paid(answers.get(endpoint.table, at(), key, request.signal, (signal) => compute({ steps: limit }, signal)), compute);
     setMeta(reply, answer.index, answer.nextToken);
     return sendAnswer(reply, answer, answers.inFlight, ctx.options.stallTimeoutMs ?? STALL_TIMEOUT_MS);
   } catch (e) {
