@@ -117,6 +117,8 @@ describe.concurrent("PostgreSQL failures", () => {
       expect(refused.body).toMatch(/^internal error \(request req-[0-9a-z]+\)$/);
       const unhealthy = await health(server);
       expect(unhealthy).toEqual({ agent: 500, message: "database writes failing: the database refuses writes (read-only) (SQLSTATE 25006)", ops: 503 });
+      // The store's own message, logged long after the start, reaches the server's log.
+      expect(logLines(server).some((l) => l["msg"] === "registration failed, the store reports unhealthy until one succeeds"), server.output()).toBe(true);
       // Lists are still served (read-only snapshots).
       expect((await fetch(`${server.api}/v1/jobs`)).status).toBe(200);
       expect((await health(server)).ops).toBe(503);

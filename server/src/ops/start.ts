@@ -111,8 +111,10 @@ export async function startServer(options: ServerOptions, config?: ServerConfig)
   if (data !== undefined) ctx.data = withoutSchedulerKeys(data);
   if (config !== undefined) ctx.config = config;
 
+  // The store's messages: held until the API listener's logger exists, then written through it.
   const pending: [string, object | undefined][] = [];
-  const log = (msg: string, extra?: object): void => void pending.push([msg, extra]);
+  let write: ((msg: string, extra?: object) => void) | undefined;
+  const log = (msg: string, extra?: object): void => (write === undefined ? void pending.push([msg, extra]) : write(msg, extra));
   let state: SchedulerStore;
   if (options.database !== undefined) {
     const rawApplies = typeof data === "object" && data !== null ? (data as Record<string, unknown>)["applies"] : undefined;
@@ -135,7 +137,8 @@ export async function startServer(options: ServerOptions, config?: ServerConfig)
     await state.close();
     throw e;
   }
-  for (const [msg, extra] of pending) app.log.info(extra ?? {}, msg);
+  write = (msg, extra) => app.log.info(extra ?? {}, msg);
+  for (const [msg, extra] of pending.splice(0)) write(msg, extra);
   await app.listen({ host: options.bind, port: options.port, listenTextResolver: (address) => `API listener at ${address}` });
 
   const ops = await buildOpsApp(
