@@ -121,18 +121,23 @@ describe.concurrent("a damaged data directory", () => {
       expect((await listed(server)).map((j) => j.Name)).toEqual([...names.values()]);
       expect((await stop(server)).code).toBe(0);
 
-      // A job's name, found as it is in a table file: one hex digit of it changed.
-      const hex = Buffer.from([...names.values()][7]!.slice("name-".length));
+      // A job's name, found as it is in a table file: one hex digit of it changed. Table blocks are
+      // Snappy-compressed, and a random name may share a few characters with an earlier one (then it
+      // is not stored whole): the first name found whole is changed.
       let changed = false;
-      for (const table of files(dir, ".ldb")) {
-        const bytes = readFileSync(join(dir, table));
-        const at = bytes.indexOf(hex);
-        if (at < 0) continue;
-        bytes[at + 5] = bytes[at + 5] === 0x61 ? 0x62 : 0x61;
-        writeFileSync(join(dir, table), bytes);
-        changed = true;
+      for (const name of names.values()) {
+        const hex = Buffer.from(name.slice("name-".length));
+        for (const table of files(dir, ".ldb")) {
+          const bytes = readFileSync(join(dir, table));
+          const at = bytes.indexOf(hex);
+          if (at < 0) continue;
+          bytes[at + 5] = bytes[at + 5] === 0x61 ? 0x62 : 0x61;
+          writeFileSync(join(dir, table), bytes);
+          changed = true;
+        }
+        if (changed) break;
       }
-      expect(changed, "the name is stored as it is in a table file").toBe(true);
+      expect(changed, "a name is stored as it is in a table file").toBe(true);
 
       expectRefused(await startAgain(args), dir, /records were altered/);
     } finally {
