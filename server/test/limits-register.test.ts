@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AclToken } from "../src/context.js";
 import { JOB_LIMITS } from "../src/scheduler/job-limits.js";
-import { serveStore, startPostgres, type PostgresCluster, type StoreKind, type StoreServer } from "./support/postgres.js";
+import { clusterForFile, serveStore, type StoreKind, type StoreServer } from "./support/postgres.js";
 
 type Json = Record<string, unknown>;
 
@@ -20,19 +20,13 @@ const SEEDED = JSON.parse(
   '{"jobs": [{"ID": "seeded", "Namespace": "default", "Type": "batch", "Status": "running", "JobSummary": {"Summary": {"__proto__": {"Running": 4}, "web": {"Running": 1}}}}]}',
 ) as unknown;
 
-let cluster: PostgresCluster;
-beforeAll(async () => {
-  cluster = await startPostgres();
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-});
+const cluster = clusterForFile();
 
 describe.each<StoreKind>(["memory", "postgres"])("the %s store", (kind) => {
   let server: StoreServer;
   let acl: StoreServer;
   beforeAll(async () => {
-    [server, acl] = await Promise.all([serveStore(kind, cluster, SEEDED), serveStore(kind, cluster, {}, TOKENS)]);
+    [server, acl] = await Promise.all([serveStore(kind, cluster(), SEEDED), serveStore(kind, cluster(), {}, TOKENS)]);
   });
   afterAll(async () => {
     await Promise.all([server?.close(), acl?.close()]);

@@ -6,7 +6,7 @@
  */
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serveStore, startPostgres, type PostgresCluster, type StoreKind, type StoreServer } from "./support/postgres.js";
+import { clusterForFile, serveStore, type StoreKind, type StoreServer } from "./support/postgres.js";
 
 const BASE_JOBS = ["job-a", "job-b", "job-z"].flatMap((id, i) =>
   ["default", "prod"].map((ns) => ({ ID: id, Name: id, Namespace: ns, Type: "batch", Status: "pending", CreateIndex: 10 + i, ModifyIndex: 10 + i })),
@@ -18,13 +18,7 @@ const REQUIRED = ["job-日本", "job-😀", "job-café", "job-Ã©", "job-ÿ", "
 /** IDs a header cannot carry as bytes; registered when the server accepts them. */
 const OPTIONAL = ["job-\u007f", "job-\t1", "job-\r\n2", "job-\u0001", "job-\u0085", "job-\ud800", "job-%41", "job-x "];
 
-let cluster: PostgresCluster;
-beforeAll(async () => {
-  cluster = await startPostgres();
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-});
+const cluster = clusterForFile();
 
 /** Walks `path` page by page, following X-Svc-Nexttoken as `read` turns the header into the next request's token. */
 async function walk(base: string, path: string, read: (header: string) => string): Promise<{ items: string[]; statuses: number[]; pages: number }> {
@@ -51,7 +45,7 @@ describe.each<StoreKind>(["memory", "postgres"])("next tokens on the %s store", 
   let server: StoreServer;
   let expected: string[];
   beforeAll(async () => {
-    server = await serveStore(kind, cluster, DATA);
+    server = await serveStore(kind, cluster(), DATA);
     const accepted: string[] = [];
     for (const id of [...REQUIRED, ...OPTIONAL]) {
       for (const namespace of ["default", "prod"]) {

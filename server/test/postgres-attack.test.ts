@@ -9,10 +9,8 @@
  * reads the rows without it.
  */
 import { randomBytes } from "node:crypto";
-import type { AddressInfo } from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../src/app.js";
 import type { AclToken } from "../src/context.js";
 import { AnswerCache } from "../src/scheduler/answers.js";
 import { snapshotFromData } from "../src/scheduler/load.js";
@@ -20,8 +18,7 @@ import { SchedulerState } from "../src/scheduler/state.js";
 import { MemoryStore } from "../src/store/memory.js";
 import { PostgresStore, type PostgresStoreOptions } from "../src/store/postgres/index.js";
 import type { SchedulerStore } from "../src/store/types.js";
-import { testContext } from "./support/context.js";
-import { startPostgres, type PostgresCluster } from "./support/postgres.js";
+import { serveOn, startPostgres, type PostgresCluster } from "./support/postgres.js";
 
 const NAMESPACES = ["default", "a", "a.b", "a-b"];
 const SIZE = 64_000;
@@ -77,19 +74,7 @@ interface Served {
   close(): Promise<void>;
 }
 
-async function serve(store: SchedulerStore, answers?: AnswerCache): Promise<Served> {
-  const app = await buildApp(testContext(TOKENS), answers === undefined ? { scheduler: store } : { scheduler: store, answers });
-  await app.listen({ host: "127.0.0.1", port: 0 });
-  return {
-    base: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
-    store,
-    async close() {
-      store.releaseWaiters();
-      await app.close();
-      await store.close();
-    },
-  };
-}
+const serve = (store: SchedulerStore, answers?: AnswerCache): Promise<Served> => serveOn(store, TOKENS, answers);
 
 interface Logged {
   msg: string;

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AclToken } from "../src/context.js";
-import { serveStore, startPostgres, type PostgresCluster, type StoreKind, type StoreServer } from "./support/postgres.js";
+import { clusterForFile, serveStore, type StoreKind, type StoreServer } from "./support/postgres.js";
 import { DEPLOYMENT_PAGES, JOB_PAGES, PAGINATION_DEPLOYMENTS, PAGINATION_JOBS, SUFFIX, short, type PageCase } from "./support/scheduler-tables.js";
 
 const DATACENTERS: Record<string, string[]> = { "job-02": ["dc2"], "job-06": ["dc2"] };
@@ -30,19 +30,13 @@ const TOKENS: AclToken[] = [
   { SecretID: "writer", Capabilities: ["job:read", "job:write"] },
 ];
 
-let cluster: PostgresCluster;
-beforeAll(async () => {
-  cluster = await startPostgres();
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-});
+const cluster = clusterForFile();
 
 describe.each<StoreKind>(["memory", "postgres"])("the %s store", (kind) => {
   let server: StoreServer;
   let acl: StoreServer;
   beforeAll(async () => {
-    [server, acl] = await Promise.all([serveStore(kind, cluster, DATA), serveStore(kind, cluster, DATA, TOKENS)]);
+    [server, acl] = await Promise.all([serveStore(kind, cluster(), DATA), serveStore(kind, cluster(), DATA, TOKENS)]);
   });
   afterAll(async () => {
     await Promise.all([server?.close(), acl?.close()]);
@@ -119,7 +113,7 @@ describe.each<StoreKind>(["memory", "postgres"])("the %s store", (kind) => {
   });
 
   it("a new store starts at index 1", async () => {
-    const empty = await serveStore(kind, cluster, {});
+    const empty = await serveStore(kind, cluster(), {});
     try {
       for (const path of ["/v1/jobs", "/v1/deployments"]) {
         const res = await fetch(`${empty.base}${path}`);
@@ -132,7 +126,7 @@ describe.each<StoreKind>(["memory", "postgres"])("the %s store", (kind) => {
   });
 
   it("registration moves the job, its summary, its deployment (cancelling the previous one) and the index together; a blocking query wakes", async () => {
-    const fresh = await serveStore(kind, cluster, DATA);
+    const fresh = await serveStore(kind, cluster(), DATA);
     try {
       const blocked = fetch(`${fresh.base}/v1/deployments?index=1009&wait=20s&namespace=web`);
       const put = (body: unknown) => fetch(`${fresh.base}/v1/jobs`, { method: "PUT", body: JSON.stringify(body) });
@@ -189,7 +183,7 @@ describe("the PostgreSQL store's seed", () => {
   it("keeps the data file's applies with the seed, and every later server reads them from the database (a later file's are ignored)", async () => {
     const { PostgresStore } = await import("../src/store/postgres/index.js");
     const { snapshotFromData } = await import("../src/scheduler/load.js");
-    const url = await cluster.createDatabase("applies");
+    const url = await cluster().createDatabase("applies");
     const applies = [{ id: "apply-1", status: "applied" }];
     const first = await PostgresStore.open(url, () => snapshotFromData(DATA), () => undefined, 2, applies);
     expect(first.applies).toEqual(applies);

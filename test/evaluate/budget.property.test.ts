@@ -13,6 +13,16 @@ function outcome(run: () => boolean): string {
   }
 }
 
+/** What `run` throws (undefined when it returns). */
+function thrown(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (e) {
+    return e;
+  }
+  return undefined;
+}
+
 const modes: { name: string; names: readonly string[]; data: fc.Arbitrary<unknown>; schema: Schema | undefined }[] = [
   { name: "plain JSON", names: NAMES, data: jsonArb(NAMES), schema: undefined },
   { name: "typed job records", names: JOB_NAMES, data: jobArb, schema: schemas.job },
@@ -109,12 +119,7 @@ describe("evaluation budgets", () => {
     const text = `Status == "running" and (${nested(14)})`;
     const f = compile(text, { schema: schemas.job, maxSteps: 100_000 });
     const job = { ...datacenters, Status: "running" };
-    let error: unknown;
-    try {
-      f.evaluate(job);
-    } catch (e) {
-      error = e;
-    }
+    const error = thrown(() => f.evaluate(job));
     expect(error).toBeInstanceOf(FilterEvaluationError);
     const e = error as FilterEvaluationError;
     expect(e.code).toBe("too-expensive");
@@ -161,12 +166,7 @@ describe("evaluation budgets: regular expressions cost what their text costs", (
     expect(cost).toBe(1 + 10_000 * 101);
     expect(spent((b) => evaluate(text, job, { schema: schemas.job }, b))).toBe(cost);
     // One step short: too expensive, before matching, at the whole expression.
-    let error: unknown;
-    try {
-      f.evaluate(job, { steps: cost - 1 });
-    } catch (e) {
-      error = e;
-    }
+    const error = thrown(() => f.evaluate(job, { steps: cost - 1 }));
     expect((error as FilterEvaluationError).code).toBe("too-expensive");
     expect((error as FilterEvaluationError).span).toEqual({ start: 0, end: text.length });
     expect(f.evaluate(job, { steps: cost })).toBe(true);
@@ -203,12 +203,7 @@ describe("evaluation budgets: regular expressions cost what their text costs", (
     expect(String(f.plan)).toContain("metered");
     const cost = spent((b) => f.evaluate(job, b));
     expect(spent((b) => evaluate(text, job, { schema: schemas.job }, b))).toBe(cost);
-    let error: unknown;
-    try {
-      f.evaluate(job, { steps: cost - 1 });
-    } catch (e) {
-      error = e;
-    }
+    const error = thrown(() => f.evaluate(job, { steps: cost - 1 }));
     expect((error as FilterEvaluationError).span.start).toBe(0);
   });
 });

@@ -9,6 +9,8 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import type { AnswerCache } from "../../src/scheduler/answers.js";
+import { afterAll, beforeAll } from "vitest";
 
 export interface PostgresCluster {
   port: number;
@@ -132,8 +134,12 @@ export async function serveStore(kind: StoreKind, cluster: PostgresCluster | und
     const url = await cluster.createDatabase(`suite_${process.pid}_${++databases}`);
     store = await PostgresStore.open(url, () => snapshotFromData(data), () => undefined, 4);
   }
-  const ctx = testContext(tokens);
-  const app = await buildApp(ctx, { scheduler: store });
+  return serveOn(store, tokens);
+}
+
+/** The real app on a loopback port over `store` (closing it closes the store); `answers`: its shared-answer cache. */
+export async function serveOn(store: SchedulerStore, tokens?: AclToken[], answers?: AnswerCache): Promise<StoreServer> {
+  const app = await buildApp(testContext(tokens), answers === undefined ? { scheduler: store } : { scheduler: store, answers });
   await app.listen({ host: "127.0.0.1", port: 0 });
   return {
     app,
@@ -144,5 +150,20 @@ export async function serveStore(kind: StoreKind, cluster: PostgresCluster | und
       await app.close();
       await store.close();
     },
+  };
+}
+
+/** One cluster for the calling test file: started before its tests, stopped after them. */
+export function clusterForFile(): () => PostgresCluster {
+  let cluster: PostgresCluster | undefined;
+  beforeAll(async () => {
+    cluster = await startPostgres();
+  }, 60_000);
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+  return () => {
+    if (cluster === undefined) throw new Error("the cluster is not started yet");
+    return cluster;
   };
 }

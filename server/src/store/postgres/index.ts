@@ -291,17 +291,21 @@ export class PostgresStore implements SchedulerStore {
    * When `read.signal` aborts, the running statement is cancelled and the connection goes back to the
    * pool at once (`ClientGone`).
    */
-  async readPage<T>(read: ListRead<T>): Promise<StorePage<T>> {
-    const table = read.endpoint.table;
-    const signal = read.signal;
-    const release = await this.gate.acquire(read.filter !== undefined, signal);
-    let client: pg.PoolClient;
+  /** A place in the gate's queue (`filtered`: one of the places reads with a filter may take), then a pooled connection. */
+  private async connect(filtered: boolean, signal?: AbortSignal): Promise<{ client: pg.PoolClient; release: () => void }> {
+    const release = await this.gate.acquire(filtered, signal);
     try {
-      client = await this.pool.connect();
+      return { client: await this.pool.connect(), release };
     } catch (e) {
       release();
       throw e;
     }
+  }
+
+  async readPage<T>(read: ListRead<T>): Promise<StorePage<T>> {
+    const table = read.endpoint.table;
+    const signal = read.signal;
+    const { client, release } = await this.connect(read.filter !== undefined, signal);
     let pid: number | undefined;
     let cancelling: Promise<void> | undefined;
     const onAbort = (): void => {
@@ -389,14 +393,7 @@ export class PostgresStore implements SchedulerStore {
   }
 
   private async write(spec: JobSpec, nowMs: number): Promise<RegisterResponse> {
-    const release = await this.gate.acquire(false);
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (e) {
-      release();
-      throw e;
-    }
+    const { client, release } = await this.connect(false);
     try {
       await client.query("BEGIN");
       // The raft index's row lock orders the writers of every server.
