@@ -8,11 +8,11 @@ import { methodGuard } from "./ops/methods.js";
 import { agentRoutes } from "./agent/index.js";
 import { runsRoutes } from "./runs/index.js";
 import type { AnswerCache } from "./scheduler/answers.js";
-import type { FilterCache } from "./scheduler/filters.js";
+import type { FilterCache } from "./lists/filters.js";
 import { schedulerRoutes } from "./scheduler/index.js";
-import { StoreWriteError } from "./scheduler/persist.js";
+import { StoreWriteError } from "./store/memory/persist.js";
 import { uiRoutes } from "./ui/index.js";
-import type { SchedulerState } from "./scheduler/state.js";
+import type { SchedulerState } from "./store/memory/state.js";
 import type { SchedulerStore } from "./store/types.js";
 
 export interface AppServices {

@@ -1,4 +1,5 @@
 import { EventEmitter } from "node:events";
+import type { CheckOrder } from "./lists/paginate.js";
 
 /** Everything the command line (and the configuration file) can set. */
 export interface ServerOptions {
@@ -26,8 +27,10 @@ export interface ServerOptions {
   logLevel?: "trace" | "debug" | "info" | "warn" | "error";
   /** Shared gossip key (base64 of 16, 24 or 32 bytes) authenticating server-to-server traffic; a random one per start when absent. */
   gossipKey?: string;
-  /** Evaluation steps one list request may spend on its filter (all items, blocking re-reads included). */
+  /** Evaluation steps a list request's filter may spend on one item. */
   filterBudget?: number;
+  /** The ACL check before the filter (`acl-first`, the default) or after it, as the scheduler orders them (`nomad`). */
+  filterOrder?: CheckOrder;
   /** Longest time a client may take to send a whole request (headers and body); 0: no limit. */
   requestTimeoutMs?: number;
   /** On shutdown, connections still open after this long (a slow reader, a trickled body) are closed. */

@@ -1,8 +1,8 @@
 import { AclFileError } from "./acl.js";
 import { ConfigError, configOptions, loadConfigFile } from "./ops/config.js";
 import { StartupError, packageVersion, startServer } from "./ops/start.js";
-import { DataFileError } from "./scheduler/load.js";
-import { DataDirError } from "./scheduler/persist.js";
+import { DataFileError } from "./lists/load.js";
+import { DataDirError } from "./store/memory/persist.js";
 import { USAGE, UsageError, parseCommandLine, resolveOptions } from "./options.js";
 
 /** The `filter-server` command: parses the command line, starts both listeners, stops cleanly on SIGTERM/SIGINT. */

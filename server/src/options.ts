@@ -26,8 +26,10 @@ Options:
   --datacenter NAME                this server's datacenter (default dc1)
   --node-name NAME                 this agent's node name (default filter-server)
   --log-level LEVEL                trace, debug, info, warn or error (default info)
-  --filter-budget STEPS            evaluation steps one list request may spend on its filter, one per match
-                                   test and per element of any/all (default 1000000); past it: 400
+  --filter-budget STEPS            evaluation steps a list request's filter may spend on one item, one per
+                                   match test and per element of any/all (default 1000000); past it: 400
+  --filter-order acl-first|nomad   the ACL check before the filter (default: the filter never sees what the
+                                   token may not read), or after it as the scheduler does (leaks through errors)
   --request-timeout DUR            longest time to receive a whole request, headers and body (default 30s)
   --shutdown-timeout DUR           on shutdown, close connections still open after DUR (default 10s)
   --answer-memory SIZE             bytes of list answers being encoded or sent at once (default 512MiB; also
@@ -83,6 +85,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
         "request-timeout": { type: "string" },
         "shutdown-timeout": { type: "string" },
         "answer-memory": { type: "string" },
+        "filter-order": { type: "string" },
         "stall-timeout": { type: "string" },
         encrypt: { type: "string" },
         help: { type: "boolean", short: "h" },
@@ -132,6 +135,11 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
       throw new UsageError(`--filter-budget: expected a positive number of steps, got "${text}"`);
     }
     given.filterBudget = Number(text);
+  }
+  if (v["filter-order"] !== undefined) {
+    const order = v["filter-order"];
+    if (order !== "acl-first" && order !== "nomad") throw new UsageError(`--filter-order: expected acl-first or nomad, got "${order}"`);
+    given.filterOrder = order;
   }
   if (v["answer-memory"] !== undefined) {
     const bytes = parseSize(v["answer-memory"]);

@@ -5,7 +5,7 @@ import { configureAgent } from "../src/agent/index.js";
 import { buildApp } from "../src/app.js";
 import { type AclToken, DEFAULT_OPTIONS, newLogEvents, type ServerContext } from "../src/context.js";
 import { configureRuns } from "../src/runs/index.js";
-import { SchedulerState } from "../src/scheduler/state.js";
+import { SchedulerState } from "../src/store/memory/state.js";
 
 /** Tokens of the ACL-enabled agents in these tests. */
 export const TOKENS = {

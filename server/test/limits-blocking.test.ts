@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_OPTIONS } from "../src/context.js";
 import type { RunningServer } from "../src/ops/start.js";
 import { startServer } from "../src/ops/start.js";
-import { parseJobSpec, planRegistration } from "../src/scheduler/register.js";
-import { SchedulerState, WAKE_BATCH } from "../src/scheduler/state.js";
+import { parseJobSpec, planRegistration } from "../src/lists/register.js";
+import { SchedulerState, WAKE_BATCH } from "../src/store/memory/state.js";
 
 // Waking many blocking queries with one write: in batches across event-loop turns, one computed
 // answer per distinct query, large answers streamed, and the server answering others meanwhile.

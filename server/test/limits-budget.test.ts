@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_OPTIONS } from "../src/context.js";
 import type { RunningServer } from "../src/ops/start.js";
 import { startServer } from "../src/ops/start.js";
-import { FILTER_CACHE_BYTES } from "../src/scheduler/filters.js";
+import { FILTER_CACHE_BYTES } from "../src/lists/filters.js";
 
 // The evaluation budget of list requests and the size bound of the compiled-filter cache, over real
 // HTTP on loopback against the demo data (400 jobs, 1 to 5 datacenters each).

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_OPTIONS } from "../src/context.js";
 import type { RunningServer } from "../src/ops/start.js";
 import { startServer } from "../src/ops/start.js";
-import { MAX_JOB_DEPTH, STOPPED_JOB } from "../src/scheduler/register.js";
+import { MAX_JOB_DEPTH, STOPPED_JOB } from "../src/lists/register.js";
 
 // Registrations under attack: namespace-scoped write tokens, absurdly deep jobs, stopped jobs.
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AclToken } from "../src/context.js";
-import { JOB_LIMITS } from "../src/scheduler/job-limits.js";
+import { JOB_LIMITS } from "../src/lists/job-limits.js";
 import { clusterForFile, serveStore, type StoreKind, type StoreServer } from "./support/postgres.js";
 
 type Json = Record<string, unknown>;

@@ -5,7 +5,7 @@ import { TokenAcl } from "../src/acl.js";
 import { buildApp } from "../src/app.js";
 import { type AclToken, DEFAULT_OPTIONS, newLogEvents, type ServerContext } from "../src/context.js";
 import { configureRuns, generatedApplyToken, STATE_URL_TTL_MS } from "../src/runs/index.js";
-import { SchedulerState } from "../src/scheduler/state.js";
+import { SchedulerState } from "../src/store/memory/state.js";
 
 const JSONAPI = "application/vnd.api+json";
 const STATUSES = ["pending", "managed_queued", "queued", "running", "errored", "canceled", "finished", "unreachable"];

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.js";
 import type { AclToken } from "../src/context.js";
 import { DEFAULT_OPTIONS } from "../src/context.js";
-import { snapshotFromData } from "../src/scheduler/load.js";
-import { SchedulerState } from "../src/scheduler/state.js";
+import { snapshotFromData } from "../src/lists/load.js";
+import { SchedulerState } from "../src/store/memory/state.js";
 import { testContext } from "./support/context.js";
 import { DEPLOYMENT_PAGES, JOB_PAGES, PAGINATION_DEPLOYMENTS, PAGINATION_JOBS, short } from "./support/scheduler-tables.js";
 

@@ -11,7 +11,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.js";
 import { generateDemo } from "../src/demo/generate.js";
-import { SchedulerState } from "../src/scheduler/state.js";
+import { SchedulerState } from "../src/store/memory/state.js";
 import { readPrebuilt } from "../src/ui/assets.js";
 import { uiRoutes } from "../src/ui/index.js";
 import { writePage } from "../src/ui/write.js";

@@ -14,7 +14,7 @@ import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.js";
 import { generateDemo } from "../src/demo/generate.js";
-import { SchedulerState } from "../src/scheduler/state.js";
+import { SchedulerState } from "../src/store/memory/state.js";
 import { testContext } from "./support/context.js";
 
 const run = promisify(execFile);

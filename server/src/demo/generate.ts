@@ -1,6 +1,6 @@
-import type { Snapshot } from "../scheduler/state.js";
-import { DEPLOYMENT_DESCRIPTIONS, DEPLOYMENT_STATUSES, JOB_TYPES } from "../scheduler/types.js";
-import type { Deployment, DeploymentState, JobListEntry, JobRecord, TaskGroupSummary } from "../scheduler/types.js";
+import type { Snapshot } from "../lists/records.js";
+import { DEPLOYMENT_DESCRIPTIONS, DEPLOYMENT_STATUSES, JOB_TYPES } from "../lists/records.js";
+import type { Deployment, DeploymentState, JobListEntry, JobRecord, TaskGroupSummary } from "../lists/records.js";
 import { Random } from "./random.js";
 
 export interface DemoOptions {

@@ -1,4 +1,4 @@
-import { DataFileError } from "../scheduler/load.js";
+import { DataFileError } from "../lists/load.js";
 import type { ApplySpec } from "./build.js";
 import { APPLY_ID_PATTERN, type ExecutionMode, isApplyStatus, type StatusTimestamps, APPLY_STATUSES } from "./model.js";
 import { isObj, type Obj } from "../object.js";

@@ -8,8 +8,8 @@
 import { Readable } from "node:stream";
 import type { FastifyReply } from "fastify";
 import { closeWhenStalled } from "../ops/connections.js";
-import { Lru } from "./filters.js";
-import type { Table } from "./state.js";
+import { Lru } from "../lists/filters.js";
+import type { Table } from "../lists/records.js";
 
 /** What a read of a page decides besides its items: the index of the state it read, its next token, its cost. */
 export interface PageMeta {

@@ -1,16 +1,17 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { ServerContext } from "../context.js";
 import { AnswerCache } from "./answers.js";
-import { FilterCache } from "./filters.js";
+import { FilterCache } from "../lists/filters.js";
 import { PERMISSION_DENIED, authenticate, checkRegion, serveList } from "./list.js";
 import type { Query } from "./query.js";
-import { BadRequest, isPretty, param } from "./query.js";
-import { parseJobSpec } from "./register.js";
+import { isPretty, param } from "./query.js";
+import { BadRequest } from "../lists/errors.js";
+import { parseJobSpec } from "../lists/register.js";
 import { sendJson, sendText, setMeta } from "./respond.js";
-import { deploymentsEndpoint, jobsEndpoint } from "./sources.js";
+import { deploymentsEndpoint, jobsEndpoint } from "../lists/endpoints.js";
 import type { SchedulerStore } from "../store/types.js";
-import { MemoryStore } from "../store/memory.js";
-import { SchedulerState } from "./state.js";
+import { MemoryStore } from "../store/memory/index.js";
+import { SchedulerState } from "../store/memory/state.js";
 
 export { SchedulerState };
 

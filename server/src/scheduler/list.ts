@@ -4,25 +4,17 @@ import type { AclToken, ServerContext } from "../context.js";
 import { TokenAcl } from "../acl.js";
 import type { Answer, AnswerCache, PageMeta } from "./answers.js";
 import { ANSWER_BYTES_IN_FLIGHT, AnswersBusy, BUSY_RETRY_AFTER_S, encodeAnswer, sendAnswer } from "./answers.js";
-import type { FilterCache, SchemaName } from "./filters.js";
-import { evaluator } from "./filters.js";
-import type { PageSource } from "./paginate.js";
+import type { ListEndpoint } from "../lists/endpoints.js";
+import type { FilterCache } from "../lists/filters.js";
+import { evaluator } from "../lists/filters.js";
 import type { ListQuery, Query } from "./query.js";
-import { BadRequest, parseListQuery, withJitter } from "./query.js";
+import { parseListQuery, withJitter } from "./query.js";
+import { BadRequest } from "../lists/errors.js";
 import { sendBusy, sendText, setMeta } from "./respond.js";
 import { STALL_TIMEOUT_MS } from "../ops/connections.js";
-import type { SchedulerState, Table } from "./state.js";
 import type { SchedulerStore } from "../store/types.js";
 
 export const PERMISSION_DENIED = "Permission denied";
-
-export interface ListEndpoint<T> {
-  table: Table;
-  schema: SchemaName;
-  /** The iterated items for this request (namespace, prefix, order). */
-  source(state: SchedulerState, query: ListQuery): PageSource<T>;
-  namespaceOf(item: T): string;
-}
 
 /** The request's token, or a 403 when ACLs are on and the token is unknown. */
 export function authenticate(ctx: ServerContext, request: FastifyRequest): { token: AclToken | undefined } | undefined {
@@ -107,7 +99,7 @@ export async function serveList<T>(
         spent = budget.steps;
         return true;
       };
-      const page = await store.readPage({ endpoint, query, filter, matches, allowed, readable, pause, signal });
+      const page = await store.readPage({ endpoint, query, filter, matches, allowed, readable, order: ctx.options.filterOrder ?? "acl-first", pause, signal });
       return { index: page.index, nextToken: page.nextToken, items: page.items, steps: before - budget.steps };
     };
     /** The page encoded, counted in flight while it is encoded. */

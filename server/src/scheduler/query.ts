@@ -1,10 +1,7 @@
 import { parseDuration } from "../ops/duration.js";
+import { BadRequest } from "../lists/errors.js";
 import { tokenFromRequest } from "./tokens.js";
 
-/** A 400 with a plain-text body. */
-export class BadRequest extends Error {
-  readonly statusCode = 400;
-}
 
 export type Query = Record<string, string | string[] | undefined>;
 

@@ -3,28 +3,29 @@
  * endpoints, registration and blocking queries go through this interface only, so that the embedded
  * store (memory, optionally mirrored to a data directory) and the PostgreSQL store answer alike.
  */
-import type { ItemFilter } from "../scheduler/filters.js";
-import type { ListEndpoint } from "../scheduler/list.js";
-import type { Page } from "../scheduler/paginate.js";
-import type { ListQuery } from "../scheduler/query.js";
-import type { JobSpec, RegisterResponse } from "../scheduler/register.js";
-import type { Table } from "../scheduler/state.js";
+import type { ListEndpoint } from "../lists/endpoints.js";
+import type { ItemFilter } from "../lists/filters.js";
+import type { CheckOrder, Page, PageQuery } from "../lists/paginate.js";
+import type { JobSpec, RegisterResponse } from "../lists/register.js";
+import type { Table } from "../lists/records.js";
 
 /** What decides one page of a list request. */
 export interface ListRead<T> {
   endpoint: ListEndpoint<T>;
-  query: ListQuery;
+  query: PageQuery;
   /** The compiled filter (for the SQL pushdown); undefined without `filter`. */
   filter: ItemFilter | undefined;
   /** The filter with the request's budget; throws the 400 that ends the page. */
   matches: ((item: T) => boolean) | undefined;
-  /** The ACL namespace check (after the filter), undefined when every namespace is readable. */
+  /** The ACL namespace check, undefined when every namespace is readable. */
   allowed: ((item: T) => boolean) | undefined;
   /** Namespaces the token may read; null: all. */
   readable: ReadonlySet<string> | null;
+  /** Whether the ACL check comes before the filter (the default) or after it (the scheduler's order). */
+  order: CheckOrder;
   /** Checked before each item a scan in this process reads: true yields to the event loop. */
   pause: () => boolean;
-  /** Aborted when the request's client goes away: a store may stop the read (and its statement) then. */
+  /** Aborted when nobody waits for the page any more (its clients left): a store stops what it runs for it. */
   signal?: AbortSignal;
 }
 

@@ -1,5 +1,5 @@
 /** Blocking queries waiting for a table's index to pass theirs (both stores'). */
-import type { Table } from "../scheduler/state.js";
+import type { Table } from "../lists/records.js";
 
 /** Blocking queries woken in one turn of the event loop after a write. */
 export const WAKE_BATCH = 16;

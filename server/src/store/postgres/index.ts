@@ -11,16 +11,16 @@
  */
 import pg from "pg";
 import { toSQL } from "filter-expr";
-import { planRegistration, type JobSpec, type RegisterResponse } from "../../scheduler/register.js";
-import type { Snapshot, Table } from "../../scheduler/state.js";
-import { TERMINAL_DEPLOYMENT_STATUSES, type Deployment, type JobRecord } from "../../scheduler/types.js";
+import { planRegistration, type JobSpec, type RegisterResponse } from "../../lists/register.js";
+import type { Snapshot, Table } from "../../lists/records.js";
+import { TERMINAL_DEPLOYMENT_STATUSES, type Deployment, type JobRecord } from "../../lists/records.js";
 import type { ListRead, SchedulerStore, StorePage } from "../types.js";
 import { Waiters } from "../waiters.js";
 import { cancelBackend } from "./cancel.js";
 import { ClientGone, isCanceled, writeFailure } from "./errors.js";
 import { ConnectionGate, gateLimits, type GateLimits } from "./gate.js";
 import { migrate, SchemaError } from "./migrate.js";
-import { readDeployments, readJobs, remembering, type ReadMode } from "./pages.js";
+import { readWalk, remembering, type ReadMode } from "./pages.js";
 
 export { ClientGone, StoreBusy } from "./errors.js";
 
@@ -343,13 +343,13 @@ export class PostgresStore implements SchedulerStore {
         }
       };
       const once = remembering(read);
-      const readWith = (mode: ReadMode) => (table === "jobs" ? readJobs(run, once, mode, row.namespaces) : readDeployments(run, once, mode));
+      const readWith = (mode: ReadMode) => readWalk(run, once, mode, row.namespaces);
       let page;
       try {
         page = await readWith({ exact: this.exact(read as ListRead<unknown>), pushdown: true });
       } catch (e) {
         if (!pushing || !(e instanceof PushdownOutOfTime || isCanceled(e)) || signal?.aborted) throw e;
-        this.log("filter pushdown ran out of time, reading without it", { table, filter: read.query.filter.slice(0, 200), timeoutMs: timeout });
+        this.log("filter pushdown ran out of time, reading without it", { table, filter: read.filter?.expression.slice(0, 200), timeoutMs: timeout });
         pushing = false;
         await client.query("ROLLBACK TO SAVEPOINT pushdown");
         page = await readWith({ exact: false, pushdown: false });
@@ -406,7 +406,8 @@ export class PostgresStore implements SchedulerStore {
       );
       const prev = previous.rows[0];
       const record: JobRecord | undefined = prev === undefined ? undefined : { entry: JSON.parse(prev.body), version: prev.version };
-      const view = { job: () => record, deployments: active.rows.map((r) => JSON.parse(r.body) as Deployment) };
+      const activeDeployments = active.rows.map((r) => JSON.parse(r.body) as Deployment);
+      const view = { job: () => record, deploymentsOf: () => activeDeployments };
       const { changes, result } = planRegistration(view, spec, index, nowMs);
       const jobs = changes.flatMap((c) => (c.kind === "job" ? [c.record] : []));
       const deployments = changes.flatMap((c) => (c.kind === "deployment" ? [c.deployment] : []));

@@ -6,10 +6,8 @@
  * each. Everything here runs inside one read-only snapshot.
  */
 import { filterPage, type PageFilter, type QueryFunction } from "filter-expr";
+import { planWalk, type Page } from "../../lists/paginate.js";
 import type { ListRead } from "../types.js";
-import type { Deployment, JobListEntry } from "../../scheduler/types.js";
-import { checkUuidPrefix } from "../../scheduler/sources.js";
-import type { Page } from "../../scheduler/paginate.js";
 
 /** A scan of one table in key order. */
 interface Scan {
@@ -153,72 +151,56 @@ async function first(run: Run, scan: Scan, f: ScanFilter | undefined): Promise<{
   }
 }
 
-type Run = (sql: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
-
-/** The smallest string above every string that starts with `prefix` (bytewise), or undefined. */
-function prefixEnd(prefix: string): string | undefined {
-  const chars = [...prefix];
-  while (chars.length > 0) {
-    const cp = chars.pop()!.codePointAt(0)!;
-    if (cp < 0x10ffff) {
-      const next = cp + 1 === 0xd800 ? 0xe000 : cp + 1;
-      return chars.join("") + String.fromCodePoint(next);
-    }
+/** The first row from the scan's start that `accept` takes and the filter matches (evaluating nothing past it). */
+async function firstWhere(run: Run, scan: Scan, accept: (item: unknown) => boolean, f: ScanFilter | undefined): Promise<{ item: unknown; key: string } | undefined> {
+  if (f === undefined) {
+    const page = await keyset(run, scan, accept, 1);
+    return page.items.length === 0 ? undefined : { item: page.items[0], key: page.keys[0]! };
   }
-  return undefined;
+  return first(run, scan, { ...f, exact: false, filter: { ...f.filter, evaluate: (item) => accept(item) && f.filter.evaluate(item) } });
 }
 
-function idPrefix(prefix: string): ((p: (value: unknown) => string) => string)[] {
-  if (prefix === "") return [];
-  const end = prefixEnd(prefix);
-  return [(p) => `"id" >= ${p(prefix)}${end === undefined ? "" : ` AND "id" < ${p(end)}`} AND starts_with("id", ${p(prefix)})`];
-}
+type Run = (sql: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
+type Condition = (p: (value: unknown) => string) => string;
 
+/**
+ * The filter as a scan runs it. ACL first (the default): the namespaces the token may read are always
+ * part of the SQL, so the filter never sees another's items. In the scheduler's order the filter runs
+ * on every item and the ACL check follows it, and the namespaces are pushed into SQL only where
+ * nothing is evaluated outside them (no filter, or an exact translation).
+ */
 function scanFilter<T>(read: ListRead<T>, mode: ReadMode): ScanFilter | undefined {
   const { filter, matches, allowed } = read;
   if (filter === undefined || matches === undefined) return undefined;
+  const check = read.order === "acl-first" || allowed === undefined ? matches : (item: T) => matches(item) && allowed(item);
   return {
     exact: mode.exact && mode.pushdown,
     pushdown: mode.pushdown,
-    filter: {
-      ast: filter.ast,
-      schema: filter.schema,
-      evaluate: (item) => matches(item as T) && (allowed === undefined || allowed(item as T)),
-    },
+    filter: { ast: filter.ast, schema: filter.schema, evaluate: (item) => check(item as T) },
   };
 }
 
-/**
- * ACL namespaces: pushed into SQL when nothing is evaluated outside them (no filter, or an exact one);
- * otherwise the filter runs on every item, as the full scan does, and the ACL check follows it.
- */
-function aclScope<T>(read: ListRead<T>, f: ScanFilter | undefined): ((p: (value: unknown) => string) => string)[] {
-  if (read.readable === null || (f !== undefined && !f.exact)) return [];
+function aclScope<T>(read: ListRead<T>, f: ScanFilter | undefined): Condition[] {
+  if (read.readable === null || (read.order === "nomad" && f !== undefined && !f.exact)) return [];
   const names = [...read.readable];
   return [(p) => `"namespace" = ANY(${p(names)}::text[])`];
 }
 
-/** A row's identity in its table: (namespace, ID) for a job, the ID for a deployment. */
-function identity(table: "jobs" | "deployments", item: unknown): string {
-  if (table === "deployments") return (item as Deployment).ID;
-  const job = item as JobListEntry;
-  return `${job.Namespace}\u0000${job.ID}`;
-}
-
 /**
- * The read with its filter's verdicts remembered by row: when a page is read again in the same
- * snapshot (its pushed-down statement ran out of time), a row already decided is not evaluated again,
- * so the request's budget pays for each row once, as on the embedded store's scan.
+ * The read with its filter's verdicts remembered by row (the endpoint's key is unique in its table):
+ * when a page is read again in the same snapshot (its pushed-down statement ran out of time), a row
+ * already decided is not evaluated again, so the request's budget pays for each row once, as on the
+ * embedded store's scan.
  */
 export function remembering<T>(read: ListRead<T>): ListRead<T> {
   const matches = read.matches;
   if (matches === undefined) return read;
   const seen = new Map<string, boolean>();
-  const table = read.endpoint.table;
+  const key = read.endpoint.order.key;
   return {
     ...read,
     matches: (item) => {
-      const id = identity(table, item);
+      const id = key(item);
       let verdict = seen.get(id);
       if (verdict === undefined) {
         verdict = matches(item);
@@ -229,92 +211,53 @@ export function remembering<T>(read: ListRead<T>): ListRead<T> {
   };
 }
 
-/** True when "Namespace.ID" tokens sort like (Namespace, ID) (the state's `jobTokensMonotonic`). */
-function monotonic(namespaces: readonly string[]): boolean {
-  return namespaces.every((a, i) => {
-    const b = namespaces[i + 1];
-    if (b === undefined || !b.startsWith(a)) return true;
-    return (b[a.length] ?? "") > ".";
-  });
-}
-
-const jobKey = (item: unknown): string => `${(item as JobListEntry).Namespace}.${(item as JobListEntry).ID}`;
-
-/** GET /v1/jobs. */
-export async function readJobs<T>(run: Run, read: ListRead<T>, mode: ReadMode, namespaces: readonly string[]): Promise<Page<T>> {
-  const { query } = read;
+/**
+ * A page of any list endpoint: the request's walk (`planWalk`, the endpoint's declaration) run by run,
+ * each run a keyset scan of the order's key column within its partition and key range. `namespaces`
+ * are the database's, in order (an order that runs by namespace reads them).
+ */
+export async function readWalk<T>(run: Run, read: ListRead<T>, mode: ReadMode, namespaces: readonly string[]): Promise<Page<T>> {
+  const { endpoint, query } = read;
+  const walk = planWalk(endpoint, query, () => namespaces);
+  const { order, seek } = walk;
   const f = scanFilter(read, mode);
-  const acl = aclScope(read, f);
-  const base = { table: "jobs" as const, key: "token", reverse: query.reverse, keyOf: jobKey, pause: read.pause };
-  if (query.namespace !== "*") {
-    const scope = [(p: (v: unknown) => string) => `"namespace" = ${p(query.namespace)}`, ...idPrefix(query.prefix)];
-    const page = await collect(run, { ...base, scope, from: query.nextToken }, f, query.perPage);
-    return { items: page.items as T[], nextToken: page.nextKey };
-  }
-  const names = [...namespaces];
-  if (monotonic(names)) {
-    const page = await collect(run, { ...base, scope: [...acl, ...idPrefix(query.prefix)], from: query.nextToken }, f, query.perPage);
-    return { items: page.items as T[], nextToken: page.nextKey };
-  }
-  // Tokens do not sort like the list: namespace by namespace, as the full scan meets them; before the
-  // page's start is found, each namespace skips the tokens below the target (its tokens sort like its IDs).
+  const common: Condition[] = aclScope(read, f);
+  const namespace = walk.namespace;
+  if (namespace !== undefined) common.push((p) => `"namespace" = ${p(namespace)}`);
   const items: unknown[] = [];
-  let found = query.nextToken === "";
-  if (query.reverse) names.reverse();
-  for (const namespace of names) {
-    const scan = { ...base, scope: [(p: (v: unknown) => string) => `"namespace" = ${p(namespace)}`, ...acl, ...idPrefix(query.prefix)], from: found ? "" : query.nextToken };
+  let found = seek === undefined;
+  for (const r of walk.runs) {
+    const scope = [...common];
+    const partition = r.partition;
+    if (partition !== undefined) scope.push((p) => `"${order.partitionColumn}" = ${p(partition)}`);
+    if (r.from !== undefined) scope.push((p) => `"${order.column}" >= ${p(r.from)}`);
+    if (r.to !== undefined) scope.push((p) => `"${order.column}" < ${p(r.to)}`);
+    const base = { table: endpoint.table, key: order.column, scope, reverse: walk.reverse, keyOf: (item: unknown) => order.key(item as T), pause: read.pause };
+    let from = "";
+    if (!found && seek !== undefined) {
+      if ("key" in seek) from = seek.key;
+      else {
+        // Tokens do not sort as keys: the run starts at its first match whose token is at or past the
+        // target (in list order); from there on every item counts.
+        const past = (item: unknown): boolean => {
+          const c = seek.compare(order.token(item as T));
+          return walk.reverse ? c <= 0 : c >= 0;
+        };
+        const start = await firstWhere(run, { ...base, from: "" }, past, f);
+        if (start === undefined) continue;
+        from = start.key;
+      }
+    }
+    const scan = { ...base, from };
     if (query.perPage !== 0 && items.length === query.perPage) {
       const next = await first(run, scan, f);
-      if (next !== undefined) return { items: items as T[], nextToken: next.key };
+      if (next !== undefined) return { items: items as T[], nextToken: order.tokenOfKey(next.key) };
       continue;
     }
     const page = await collect(run, scan, f, query.perPage === 0 ? 0 : query.perPage - items.length);
     if (page.items.length > 0) found = true;
     items.push(...page.items);
-    if (page.nextKey !== "") return { items: items as T[], nextToken: page.nextKey };
+    if (page.nextKey !== "") return { items: items as T[], nextToken: order.tokenOfKey(page.nextKey) };
   }
   return { items: items as T[], nextToken: "" };
-}
-
-const ordKey = (createIndex: bigint | number, id: string): string => `${String(createIndex).padStart(20, "0")}.${id}`;
-const deploymentKey = (item: unknown): string => ordKey((item as Deployment).CreateIndex, (item as Deployment).ID);
-/** "00000000000000000012.<id>" → "12.<id>" */
-const ordToken = (key: string): string => {
-  const dot = key.indexOf(".");
-  return `${BigInt(key.slice(0, dot))}.${key.slice(dot + 1)}`;
-};
-
-/** GET /v1/deployments. */
-export async function readDeployments<T>(run: Run, read: ListRead<T>, mode: ReadMode): Promise<Page<T>> {
-  const { query } = read;
-  const f = scanFilter(read, mode);
-  const scope = aclScope(read, f);
-  if (query.namespace !== "*") scope.push((p) => `"namespace" = ${p(query.namespace)}`);
-  if (query.prefix !== "") {
-    // The UUID index: IDs in lower-case order, the ID as token.
-    checkUuidPrefix(query.prefix);
-    const prefix = query.prefix.toLowerCase();
-    scope.push((p) => `lower("id") LIKE ${p(`${prefix}%`)}`);
-    const page = await collect(run, { table: "deployments", key: "id", scope, from: query.nextToken, reverse: query.reverse, keyOf: (d) => (d as Deployment).ID, pause: read.pause }, f, query.perPage);
-    return { items: page.items as T[], nextToken: page.nextKey };
-  }
-  const base = { table: "deployments" as const, key: "ord", scope, reverse: query.reverse, keyOf: deploymentKey, pause: read.pause };
-  const target = query.nextToken;
-  const dot = target.indexOf(".");
-  const left = dot < 0 ? "" : target.slice(0, dot);
-  let from = "";
-  if (target !== "" && dot >= 0 && /^[+-]?\d+$/.test(left)) {
-    // "<CreateIndex>.<ID>": CreateIndex compared as an unsigned number (a negative one wraps), then the ID.
-    const n = BigInt(left);
-    from = ordKey(n < 0n ? 2n ** 64n + n : n, target.slice(dot + 1));
-  } else if (target !== "") {
-    // Any other token compares as a string with "CreateIndex.ID": the page starts at the first match
-    // (in list order) whose token is at or past it; from there on every item counts.
-    const op = query.reverse ? "<=" : ">=";
-    const start = await first(run, { ...base, from: "", scope: [...scope, (p) => `(create_index::text || '.' || "id") COLLATE "C" ${op} ${p(target)}`] }, f);
-    if (start === undefined) return { items: [], nextToken: "" };
-    from = start.key;
-  }
-  const page = await collect(run, { ...base, from }, f, query.perPage);
-  return { items: page.items as T[], nextToken: page.nextKey === "" ? "" : ordToken(page.nextKey) };
 }

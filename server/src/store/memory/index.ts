@@ -1,8 +1,10 @@
 /** The embedded store: the in-memory state (optionally persisted to a data directory) behind the store interface. */
-import { paginateSliced } from "../scheduler/paginate.js";
-import { planRegistration, type JobSpec, type RegisterResponse } from "../scheduler/register.js";
-import type { SchedulerState, Table } from "../scheduler/state.js";
-import type { ListRead, SchedulerStore, StorePage } from "./types.js";
+import { checksOf, planWalk } from "../../lists/paginate.js";
+import type { Table } from "../../lists/records.js";
+import { planRegistration, type JobSpec, type RegisterResponse } from "../../lists/register.js";
+import type { ListRead, SchedulerStore, StorePage } from "../types.js";
+import { readIndexPage } from "./pages.js";
+import type { SchedulerState } from "./state.js";
 
 export class MemoryStore implements SchedulerStore {
   readonly kind = "memory";
@@ -15,8 +17,8 @@ export class MemoryStore implements SchedulerStore {
 
   async readPage<T>(read: ListRead<T>): Promise<StorePage<T>> {
     const index = this.state.indexOf(read.endpoint.table);
-    const request = { nextToken: read.query.nextToken, perPage: read.query.perPage, matches: read.matches, allowed: read.allowed };
-    const page = await paginateSliced(read.endpoint.source(this.state, read.query), request, read.pause);
+    const walk = planWalk(read.endpoint, read.query, (order) => this.state.orderIndex(order).partitions);
+    const page = await readIndexPage(this.state.orderIndex(walk.order), walk, read.query.perPage, checksOf(read), read.pause);
     return { ...page, index };
   }
 
@@ -37,7 +39,7 @@ export class MemoryStore implements SchedulerStore {
   }
 
   async summary(): Promise<{ jobs: number; deployments: number; index: number }> {
-    return { jobs: this.state.jobCount, deployments: this.state.deployments.length, index: this.state.index };
+    return { jobs: this.state.jobCount, deployments: this.state.deploymentCount, index: this.state.index };
   }
 
   close(): Promise<void> {

@@ -113,3 +113,16 @@ export const DEPLOYMENT_DESCRIPTIONS: Record<string, readonly string[]> = {
 
 /** Deployment statuses after which a deployment no longer changes. */
 export const TERMINAL_DEPLOYMENT_STATUSES: ReadonlySet<string> = new Set(["successful", "cancelled", "failed"]);
+
+/** The tables of the scheduler's state; each has an index (X-Svc-Index) of its own. */
+export type Table = "jobs" | "deployments";
+
+/** One change a write makes: a job (with its version) or a deployment, created or replaced. */
+export type Change = { kind: "job"; record: JobRecord } | { kind: "deployment"; deployment: Deployment };
+
+/** The whole state, as a data file, a data directory or a database gives it. */
+export interface Snapshot {
+  index: number;
+  jobs: JobRecord[];
+  deployments: Deployment[];
+}

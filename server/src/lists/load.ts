@@ -1,5 +1,5 @@
-import type { Snapshot } from "./state.js";
-import type { Deployment, DeploymentState, JobListEntry, JobRecord, JobSummary, TaskGroupSummary } from "./types.js";
+import type { Snapshot } from "./records.js";
+import type { Deployment, DeploymentState, JobListEntry, JobRecord, JobSummary, TaskGroupSummary } from "./records.js";
 import { dict, isObj, type Obj } from "../object.js";
 
 /** A --data file that does not hold what it should. */

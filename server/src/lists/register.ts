@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
-import type { Change, SchedulerState } from "./state.js";
-import { BadRequest } from "./query.js";
+import type { Change } from "./records.js";
+import { BadRequest } from "./errors.js";
 import { JobReader, utf8Bytes, wellFormed, type TextRule } from "./decode.js";
 import { JOB_LIMITS, MAX_INTEGER, NAMESPACE_NAME } from "./job-limits.js";
-import { JOB_TYPES, TERMINAL_DEPLOYMENT_STATUSES } from "./types.js";
-import type { Deployment, DeploymentState, JobListEntry, JobRecord, TaskGroupSummary } from "./types.js";
+import { JOB_TYPES, TERMINAL_DEPLOYMENT_STATUSES } from "./records.js";
+import type { Deployment, DeploymentState, JobListEntry, JobRecord, TaskGroupSummary } from "./records.js";
 import { dict, isObj, own, type Obj } from "../object.js";
 
 /** The part of a job definition (`PUT /v1/jobs` body `{"Job": {...}}`) the list entry is made of. */
@@ -302,7 +302,14 @@ function listEntry(spec: JobSpec, previous: JobRecord | undefined, index: number
  * for a service job a new deployment, cancelling the job's previous active one. A namespace the
  * scheduler would refuse is a BadRequest (see `checkNamespace`).
  */
-export function planRegistration(state: Pick<SchedulerState, "job" | "deployments">, spec: JobSpec, index: number, nowMs: number): { changes: Change[]; result: RegisterResponse } {
+/** What planning a registration reads of the state: the job as it is, and its deployments. */
+export interface RegistrationView {
+  job(namespace: string, id: string): JobRecord | undefined;
+  /** The job's deployments (at least every active one), by create index. */
+  deploymentsOf(namespace: string, jobId: string): Iterable<Deployment>;
+}
+
+export function planRegistration(state: RegistrationView, spec: JobSpec, index: number, nowMs: number): { changes: Change[]; result: RegisterResponse } {
   checkNamespace(spec.Namespace);
   const previous = state.job(spec.Namespace, spec.ID);
   const version = previous === undefined ? 0 : previous.version + 1;
@@ -314,16 +321,16 @@ export function planRegistration(state: Pick<SchedulerState, "job" | "deployment
 
   if (spec.Stop) {
     // Stopping a job cancels its running deployment, as the scheduler does.
-    for (const d of state.deployments) {
-      if (d.Namespace === spec.Namespace && d.JobID === spec.ID && ACTIVE(d)) {
+    for (const d of state.deploymentsOf(spec.Namespace, spec.ID)) {
+      if (ACTIVE(d)) {
         changes.push({ kind: "deployment", deployment: { ...d, ModifyIndex: index, Status: "cancelled", StatusDescription: STOPPED_JOB } });
       }
     }
   }
 
   if (spec.Type === "service" && !spec.Stop && !launches) {
-    for (const d of state.deployments) {
-      if (d.Namespace === spec.Namespace && d.JobID === spec.ID && ACTIVE(d)) {
+    for (const d of state.deploymentsOf(spec.Namespace, spec.ID)) {
+      if (ACTIVE(d)) {
         changes.push({
           kind: "deployment",
           deployment: { ...d, ModifyIndex: index, Status: "cancelled", StatusDescription: "Cancelled due to newer version of job" },

@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
 import { ClassicLevel } from "classic-level";
-import type { StoreHealth } from "../context.js";
+import type { StoreHealth } from "../../context.js";
 import { checkLogs, type LogDamage } from "./level-log.js";
-import type { Change, Snapshot, StatePersistence } from "./state.js";
-import type { Deployment, JobRecord } from "./types.js";
+import type { StatePersistence } from "./state.js";
+import type { Change, Snapshot } from "../../lists/records.js";
+import type { Deployment, JobRecord } from "../../lists/records.js";
 
 const INDEX_KEY = "meta/index";
 /** The checksum of every record, written by every batch with the index (see `Digest`). */

@@ -1,10 +1,12 @@
 import { compile, schemas, FilterEvaluationError, FilterSyntaxError, FilterTypeError, type EvaluationBudget, type PageFilter } from "filter-expr";
-import { BadRequest } from "./query.js";
+import { BadRequest } from "./errors.js";
 
 export type SchemaName = "job" | "deployment";
 
 /** What the list endpoints need of a compiled filter (its AST and schema for the SQL pushdown). */
 export interface ItemFilter extends Pick<PageFilter<unknown>, "ast" | "schema"> {
+  /** The expression it was compiled from. */
+  readonly expression: string;
   evaluate(item: unknown, budget?: EvaluationBudget): boolean;
 }
 

@@ -1,0 +1,80 @@
+/**
+ * The list endpoints, each declared once: its path, table and filter schema, how an item names its
+ * namespace, the order it is listed and paged in, and what its `prefix` parameter means. Both stores
+ * and the HTTP layer read these declarations; a new list endpoint is a declaration here, its record type,
+ * and its table in each store.
+ */
+import { BadRequest } from "./errors.js";
+import type { SchemaName } from "./filters.js";
+import { byCreateIndexAndId, byId, byNamespaceAndId, prefixEnd, type ListOrder } from "./orders.js";
+import type { Deployment, JobListEntry, Table } from "./records.js";
+
+/** What the `prefix` parameter selects: the items of an order whose keys lie in a range. */
+export interface PrefixRule<T> {
+  /** The order a request with a prefix is read in. */
+  readonly order: ListOrder<T>;
+  /** Throws `BadRequest` for a prefix the index refuses. */
+  check(prefix: string): void;
+  /** The keys of the items with this prefix, within a partition of the order: `from` up to `to` (excluded; undefined: no end). */
+  keys(prefix: string, partition: string | undefined): { from: string; to: string | undefined };
+}
+
+export interface ListEndpoint<T> {
+  /** The list's path under `/v1`. */
+  readonly path: string;
+  readonly table: Table;
+  /** The schema its filters are compiled with. */
+  readonly schema: SchemaName;
+  namespaceOf(item: T): string;
+  /** The order of a request without `prefix`. */
+  readonly order: ListOrder<T>;
+  readonly prefix: PrefixRule<T>;
+}
+
+/** Keys that start with `start`: from it up to the first string past all of them. */
+function startingWith(start: string): { from: string; to: string | undefined } {
+  return { from: start, to: prefixEnd(start) };
+}
+
+/** `GET /v1/jobs`: by namespace and ID; `prefix` is an ID prefix (case-sensitive). */
+export const jobsEndpoint: ListEndpoint<JobListEntry> = {
+  path: "/jobs",
+  table: "jobs",
+  schema: "job",
+  namespaceOf: (job) => job.Namespace,
+  order: byNamespaceAndId,
+  prefix: {
+    order: byNamespaceAndId,
+    check: () => undefined,
+    keys: (prefix, namespace) => startingWith(`${namespace ?? ""}.${prefix}`),
+  },
+};
+
+/** The UUID index's rules for a partial ID: hex digits in pairs, at most 36 characters and 4 hyphens. */
+export function checkUuidPrefix(prefix: string): void {
+  const hex = prefix.replaceAll("-", "");
+  if (prefix.length > 36 || prefix.length - hex.length > 4) throw new BadRequest("index error: Invalid UUID length");
+  if (hex.length % 2 !== 0) throw new BadRequest("index error: Input (without hyphens) must be even length");
+  const bad = /[^0-9a-fA-F]/.exec(hex);
+  if (bad !== null) {
+    const code = (bad[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0");
+    throw new BadRequest(`index error: Invalid UUID: encoding/hex: invalid byte: U+${code} '${bad[0]}'`);
+  }
+}
+
+/** `GET /v1/deployments`: by create index and ID; `prefix` reads the UUID index (a partial UUID, any case). */
+export const deploymentsEndpoint: ListEndpoint<Deployment> = {
+  path: "/deployments",
+  table: "deployments",
+  schema: "deployment",
+  namespaceOf: (d) => d.Namespace,
+  order: byCreateIndexAndId,
+  prefix: {
+    order: byId,
+    check: checkUuidPrefix,
+    keys: (prefix) => startingWith(prefix.toLowerCase()),
+  },
+};
+
+/** Every list endpoint. */
+export const LIST_ENDPOINTS = [jobsEndpoint, deploymentsEndpoint] as const;

@@ -1,0 +1,84 @@
+/**
+ * The embedded store's index of one list order: the items sorted by (partition, key) as the order
+ * declares them (bytewise), kept sorted on every write; ranges by binary search.
+ */
+import { compareStrings, type ListOrder } from "../../lists/orders.js";
+
+export class OrderIndex<T> {
+  private items: T[] = [];
+  private partitionNames: string[] = [];
+
+  constructor(readonly order: ListOrder<T>) {}
+
+  private compare(a: T, b: T): number {
+    const { partition, key } = this.order;
+    if (partition !== undefined) {
+      const c = compareStrings(partition(a), partition(b));
+      if (c !== 0) return c;
+    }
+    return compareStrings(key(a), key(b));
+  }
+
+  /** Replaces the contents (each key computed once for the sort). */
+  load(items: Iterable<T>): void {
+    const { partition, key } = this.order;
+    const decorated = [...items].map((item) => ({ item, p: partition?.(item) ?? "", k: key(item) }));
+    decorated.sort((a, b) => compareStrings(a.p, b.p) || compareStrings(a.k, b.k));
+    this.items = decorated.map((d) => d.item);
+    this.partitionNames = partition === undefined ? [] : [...new Set(decorated.map((d) => d.p))];
+  }
+
+  /** The items in order (the array changes in place on writes: copy what must outlive an event-loop turn). */
+  get all(): readonly T[] {
+    return this.items;
+  }
+
+  get size(): number {
+    return this.items.length;
+  }
+
+  /** The partitions present, in order. */
+  get partitions(): readonly string[] {
+    return this.partitionNames;
+  }
+
+  /** Adds the item, or replaces the one with the same (partition, key). */
+  upsert(item: T): void {
+    const at = this.lowerBound((x) => this.compare(x, item) < 0);
+    const here = this.items[at];
+    if (here !== undefined && this.compare(here, item) === 0) {
+      this.items[at] = item;
+      return;
+    }
+    this.items.splice(at, 0, item);
+    const p = this.order.partition?.(item);
+    if (p !== undefined && !this.partitionNames.includes(p)) {
+      this.partitionNames.push(p);
+      this.partitionNames.sort(compareStrings);
+    }
+  }
+
+  /** The first position in [lo, hi) whose item is not `before` the probe. */
+  lowerBound(before: (item: T) => boolean, lo = 0, hi = this.items.length): number {
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (before(this.items[mid] as T)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Positions [lo, hi) of a partition (undefined: all), keys from `from` up to `to` (excluded; undefined: open). */
+  range(partition: string | undefined, from: string | undefined, to: string | undefined): [number, number] {
+    const { partition: partitionOf, key } = this.order;
+    let lo = 0;
+    let hi = this.items.length;
+    if (partition !== undefined && partitionOf !== undefined) {
+      lo = this.lowerBound((x) => compareStrings(partitionOf(x), partition) < 0);
+      hi = this.lowerBound((x) => compareStrings(partitionOf(x), partition) <= 0, lo);
+    }
+    if (from !== undefined) lo = this.lowerBound((x) => compareStrings(key(x), from) < 0, lo, hi);
+    if (to !== undefined) hi = this.lowerBound((x) => compareStrings(key(x), to) < 0, lo, hi);
+    return [lo, hi];
+  }
+}

@@ -1,0 +1,156 @@
+import { deploymentsEndpoint, jobsEndpoint } from "../../lists/endpoints.js";
+import type { ListOrder } from "../../lists/orders.js";
+import type { RegistrationView } from "../../lists/register.js";
+import type { Change, Deployment, JobListEntry, JobRecord, Snapshot, Table } from "../../lists/records.js";
+import { Waiters } from "../waiters.js";
+import { OrderIndex } from "./order-index.js";
+
+/** Durable storage of the state: `save` resolves only once the changes survive a kill. */
+export interface StatePersistence {
+  save(changes: readonly Change[], index: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export { WAKE_BATCH } from "../waiters.js";
+
+export const jobKey = (namespace: string, id: string): string => `${namespace}\u0000${id}`;
+
+/**
+ * The scheduler's state: each list in an index per order its endpoint declares (jobs by namespace and
+ * ID; deployments by create index and ID, and by ID), the raft index and per-table indexes, and the
+ * waiters of blocking queries. Writes are serialized; each is made durable (when persistence is on)
+ * before it becomes visible and before it is acknowledged.
+ */
+export class SchedulerState implements RegistrationView {
+  private raftIndex: number;
+  private readonly tableIndex: Record<Table, number> = { jobs: 1, deployments: 1 };
+  private readonly records = new Map<string, JobRecord>();
+  private readonly deploymentsById = new Map<string, Deployment>();
+  private readonly jobs = new OrderIndex(jobsEndpoint.order);
+  private readonly deployments = [new OrderIndex(deploymentsEndpoint.order), new OrderIndex(deploymentsEndpoint.prefix.order)];
+  private readonly waiters = new Waiters();
+  private writeChain: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    snapshot: Snapshot,
+    private readonly persistence?: StatePersistence,
+  ) {
+    this.raftIndex = Math.max(1, snapshot.index);
+    for (const record of snapshot.jobs) this.records.set(jobKey(record.entry.Namespace, record.entry.ID), record);
+    for (const deployment of snapshot.deployments) this.deploymentsById.set(deployment.ID, deployment);
+    this.jobs.load([...this.records.values()].map((r) => r.entry));
+    for (const index of this.deployments) index.load(this.deploymentsById.values());
+    for (const record of this.records.values()) {
+      const job = record.entry;
+      this.tableIndex.jobs = Math.max(this.tableIndex.jobs, job.ModifyIndex, job.JobSummary?.ModifyIndex ?? 0);
+    }
+    for (const d of this.deploymentsById.values()) this.tableIndex.deployments = Math.max(this.tableIndex.deployments, d.ModifyIndex);
+    this.raftIndex = Math.max(this.raftIndex, this.tableIndex.jobs, this.tableIndex.deployments);
+  }
+
+  /** Latest raft index (1 on a new state). */
+  get index(): number {
+    return this.raftIndex;
+  }
+
+  /** X-Svc-Index of a table's list: the highest index that touched the table, at least 1. */
+  indexOf(table: Table): number {
+    return this.tableIndex[table];
+  }
+
+  /** The index of a list order an endpoint declares (jobs: by namespace and ID; deployments: by create index, by ID). */
+  orderIndex<T>(order: ListOrder<T>): OrderIndex<T> {
+    const index = [this.jobs, ...this.deployments].find((i) => i.order === (order as ListOrder<unknown>));
+    if (index === undefined) throw new Error("no index of that order");
+    return index as unknown as OrderIndex<T>;
+  }
+
+  get jobCount(): number {
+    return this.jobs.size;
+  }
+
+  get deploymentCount(): number {
+    return this.deploymentsById.size;
+  }
+
+  job(namespace: string, id: string): JobRecord | undefined {
+    return this.records.get(jobKey(namespace, id));
+  }
+
+  /** The job's deployments, by create index (registration cancels the active ones). */
+  *deploymentsOf(namespace: string, jobId: string): Iterable<Deployment> {
+    for (const d of this.deployments[0]!.all) if (d.Namespace === namespace && d.JobID === jobId) yield d;
+  }
+
+  deployment(id: string): Deployment | undefined {
+    return this.deploymentsById.get(id);
+  }
+
+  /** Every job record (for snapshots). */
+  allJobRecords(): JobRecord[] {
+    return this.jobs.all.map((e) => this.records.get(jobKey(e.Namespace, e.ID)) as JobRecord);
+  }
+
+  /**
+   * Runs `plan` against the current state with the next index, persists its changes, then applies them
+   * and wakes the blocking queries of the tables they touch. Writes run one at a time.
+   */
+  write<R>(plan: (nextIndex: number) => { changes: Change[]; result: R }): Promise<R> {
+    const run = async (): Promise<R> => {
+      const next = this.raftIndex + 1;
+      const { changes, result } = plan(next);
+      if (changes.length === 0) return result;
+      await this.persistence?.save(changes, next);
+      this.apply(changes, next);
+      return result;
+    };
+    const done = this.writeChain.then(run, run);
+    this.writeChain = done.catch(() => undefined);
+    return done;
+  }
+
+  private apply(changes: readonly Change[], index: number): void {
+    this.raftIndex = index;
+    const touched = new Set<Table>();
+    for (const change of changes) {
+      if (change.kind === "job") {
+        this.records.set(jobKey(change.record.entry.Namespace, change.record.entry.ID), change.record);
+        this.jobs.upsert(change.record.entry);
+        touched.add("jobs");
+      } else {
+        this.deploymentsById.set(change.deployment.ID, change.deployment);
+        for (const index of this.deployments) index.upsert(change.deployment);
+        touched.add("deployments");
+      }
+    }
+    for (const table of touched) {
+      this.tableIndex[table] = index;
+      this.waiters.wake(table, index);
+    }
+  }
+
+  /**
+   * Resolves when the table's index passes `minIndex`, after `timeoutMs`, or when the server releases
+   * all waiters for shutdown. `cancel` drops a waiter whose client went away.
+   */
+  waitForChange(table: Table, minIndex: number, timeoutMs: number): { done: Promise<void>; cancel(): void } {
+    return this.waiters.wait(table, minIndex, this.tableIndex[table], timeoutMs);
+  }
+
+  /** Number of blocking queries currently waiting. */
+  get waiting(): number {
+    return this.waiters.size;
+  }
+
+  /** Answers every waiting blocking query now and every later one at once (shutdown). */
+  releaseWaiters(): void {
+    this.waiters.releaseAll();
+  }
+
+  /** Waits for pending writes, then closes the persistence. */
+  async close(): Promise<void> {
+    this.releaseWaiters();
+    await this.writeChain;
+    await this.persistence?.close();
+  }
+}
