@@ -2,7 +2,7 @@ import Fastify, { LogController } from "fastify";
 import type { FastifyError, FastifyInstance } from "fastify";
 import compress from "@fastify/compress";
 import type { ServerContext } from "./context.js";
-import { connectionOptions, limitHeaders } from "./ops/connections.js";
+import { connectionOptions, limitHeaders, loggedUrl } from "./ops/connections.js";
 import { logStream, monitorAwareLevel } from "./ops/logging.js";
 import { methodGuard } from "./ops/methods.js";
 import { agentRoutes } from "./agent/index.js";
@@ -79,7 +79,7 @@ export async function buildApp(ctx: ServerContext, services: AppServices): Promi
 
   app.addHook("onResponse", async (request, reply) => {
     request.log.debug(
-      { method: request.method, url: request.url, status: reply.statusCode, durationMs: Math.round(reply.elapsedTime * 1000) / 1000 },
+      { method: request.method, url: loggedUrl(request.url), status: reply.statusCode, durationMs: Math.round(reply.elapsedTime * 1000) / 1000 },
       "request complete",
     );
   });

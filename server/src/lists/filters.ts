@@ -1,7 +1,8 @@
 import { compile, schemas, FilterEvaluationError, FilterSyntaxError, FilterTypeError, type EvaluationBudget, type PageFilter } from "filter-expr";
 import { BadRequest } from "./errors.js";
 
-export type SchemaName = "job" | "deployment";
+/** The name of one of the library's schemas (`schemas.job`, `schemas.deployment`). */
+export type SchemaName = keyof typeof schemas;
 
 /** What the list endpoints need of a compiled filter (its AST and schema for the SQL pushdown). */
 export interface ItemFilter extends Pick<PageFilter<unknown>, "ast" | "schema"> {
@@ -93,7 +94,7 @@ export class FilterCache {
     if (hit !== undefined) return hit;
     let compiled: ItemFilter;
     try {
-      compiled = compile(expression, { schema: schema === "job" ? schemas.job : schemas.deployment });
+      compiled = compile(expression, { schema: schemas[schema] });
     } catch (e) {
       if (e instanceof FilterSyntaxError || e instanceof FilterTypeError) {
         throw new BadRequest(`failed to create result paginator: failed to read filter expression: ${e.message}`);

@@ -3,13 +3,22 @@
  * how errors the HTTP parser raises before any route runs are answered (plain text, as every other
  * error), and how shutdown ends connections that do not end by themselves.
  */
-import type { ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { MAX_WAIT_MS, parseGoQuery } from "../scheduler/query.js";
 
 /** Longest time to receive a request's headers. */
 export const HEADERS_TIMEOUT_MS = 10_000;
+
+/** Go's `http.DefaultMaxHeaderBytes` (1 MiB): the scheduler's server bounds requests' headers by it. */
+export const MAX_HEADER_BYTES = 1 << 20;
+/**
+ * The longest request head the scheduler's Go server reads (its `initialReadLimitSize`: the header
+ * bytes and 4096 of "bufio slop"): the request line, the header lines and the empty line that ends
+ * them, line ends included. A longer head is `431 Request Header Fields Too Large`.
+ */
+export const MAX_HEAD_BYTES = MAX_HEADER_BYTES + 4096;
 /**
  * A socket with no traffic at all for this long is closed: longer than the longest blocking query
  * (10 minutes and a sixteenth of jitter), so that only a dead or stalled peer hits it.
@@ -36,6 +45,14 @@ export function closeWhenStalled(response: ServerResponse, ms: number): void {
 
 const REASONS: Record<number, string> = { 400: "Bad Request", 408: "Request Timeout", 431: "Request Header Fields Too Large" };
 
+/** The headers and body of a plain-text error answered before any route runs (`emptyBody`: none). */
+function plainError(status: number, emptyBody: boolean): { headers: Record<string, string>; body: string } {
+  const body = emptyBody ? "" : `${status} ${REASONS[status]}`;
+  const headers: Record<string, string> = { Connection: "close", "Content-Length": String(Buffer.byteLength(body)) };
+  if (!emptyBody) headers["Content-Type"] = "text/plain; charset=utf-8";
+  return { headers, body };
+}
+
 /** The status of an error of the HTTP parser (Node's codes). */
 function statusOf(err: NodeJS.ErrnoException): number {
   if (err.code === "HPE_HEADER_OVERFLOW") return 431;
@@ -57,9 +74,8 @@ export function plainClientError(emptyBody: boolean): (err: NodeJS.ErrnoExceptio
       return;
     }
     const status = statusOf(err);
-    const body = emptyBody ? "" : `${status} ${REASONS[status]}`;
-    const head = [`HTTP/1.1 ${status} ${REASONS[status]}`, "Connection: close", `Content-Length: ${Buffer.byteLength(body)}`];
-    if (!emptyBody) head.push("Content-Type: text/plain; charset=utf-8");
+    const { headers, body } = plainError(status, emptyBody);
+    const head = [`HTTP/1.1 ${status} ${REASONS[status]}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
     socket.end(`${head.join("\r\n")}\r\n\r\n${body}`);
   };
 }
@@ -72,28 +88,64 @@ function headersTimeout(requestTimeoutMs: number): number {
 /**
  * The connection options of a listener: request, headers and idle timeouts (expired requests are
  * looked for every second, or twice per request timeout when it is shorter), plain-text parser errors,
- * and the query string read as the scheduler's Go server reads it (`parseGoQuery`).
+ * the query string read as the scheduler's Go server reads it (`parseGoQuery`), and path parameters of
+ * any length a head may hold (as Go's router). Node's parser refuses a head once the URL, header names
+ * and values it holds reach `MAX_HEAD_BYTES` (`maxHeaderSize`): a head the scheduler reads whole always
+ * holds fewer (its method, separators and line ends count too), and `limitHeaders` counts the rest.
  */
 export function connectionOptions(requestTimeoutMs: number, emptyBody: boolean): {
   requestTimeout: number;
   connectionTimeout: number;
-  http: { headersTimeout: number; connectionsCheckingInterval: number };
+  http: { headersTimeout: number; connectionsCheckingInterval: number; maxHeaderSize: number };
   clientErrorHandler: (err: NodeJS.ErrnoException, socket: Socket) => void;
-  routerOptions: { querystringParser: (text: string) => Record<string, string | string[]> };
+  routerOptions: { querystringParser: (text: string) => Record<string, string | string[]>; maxParamLength: number };
 } {
   const every = requestTimeoutMs > 0 ? Math.max(50, Math.min(1000, Math.floor(requestTimeoutMs / 2))) : 1000;
   return {
     requestTimeout: requestTimeoutMs,
     connectionTimeout: IDLE_SOCKET_TIMEOUT_MS,
-    http: { headersTimeout: headersTimeout(requestTimeoutMs), connectionsCheckingInterval: every },
+    http: { headersTimeout: headersTimeout(requestTimeoutMs), connectionsCheckingInterval: every, maxHeaderSize: MAX_HEAD_BYTES },
     clientErrorHandler: plainClientError(emptyBody),
-    routerOptions: { querystringParser: parseGoQuery },
+    // A path parameter as long as a head may be is routed (find-my-way's default, 100, answers 414 in JSON).
+    routerOptions: { querystringParser: parseGoQuery, maxParamLength: MAX_HEAD_BYTES },
   };
 }
 
-/** Sets the headers timeout on a listener's server again (Fastify leaves it, but be explicit). */
-export function limitHeaders(app: FastifyInstance, requestTimeoutMs: number): void {
+/**
+ * The bytes of a request's head as clients write it: `METHOD URL HTTP/1.1`, one `Name: value` line per
+ * header (Node keeps the first 2,000: its `maxHeadersCount`), the empty line, each ending in CRLF. Node
+ * reads the URL and header values one character per byte, so lengths are bytes.
+ */
+export function headBytes(request: IncomingMessage): number {
+  // "METHOD URL HTTP/1.1\r\n" and the closing "\r\n".
+  let bytes = (request.method ?? "").length + (request.url ?? "").length + `  HTTP/${request.httpVersion}\r\n\r\n`.length;
+  // "Name: " and "value\r\n".
+  for (const part of request.rawHeaders) bytes += part.length + 2;
+  return bytes;
+}
+
+/**
+ * Sets the headers timeout on a listener's server again (Fastify leaves it, but be explicit), and
+ * answers a request whose head (`headBytes`) is longer than the scheduler reads (`MAX_HEAD_BYTES`) as
+ * the parser's errors are answered: `431 Request Header Fields Too Large`, in plain text (`emptyBody`:
+ * no body), the connection closed, before anything else runs.
+ */
+export function limitHeaders(app: FastifyInstance, requestTimeoutMs: number, emptyBody = false): void {
   app.server.headersTimeout = headersTimeout(requestTimeoutMs);
+  app.addHook("onRequest", async (request, reply) => {
+    if (headBytes(request.raw) <= MAX_HEAD_BYTES) return;
+    const { headers, body } = plainError(431, emptyBody);
+    reply.hijack();
+    reply.raw.writeHead(431, REASONS[431], headers).end(body);
+  });
+}
+
+/** The longest URL a log line holds: past it, the start and the URL's length. */
+export const LOGGED_URL_CHARS = 2048;
+
+/** A URL as log lines write it: at most `LOGGED_URL_CHARS` of it, then `… (N bytes)`. */
+export function loggedUrl(url: string): string {
+  return url.length <= LOGGED_URL_CHARS ? url : `${url.slice(0, LOGGED_URL_CHARS)}… (${url.length} bytes)`;
 }
 
 /**

@@ -46,7 +46,7 @@ export async function buildOpsApp(source: HealthSource, logger: FastifyBaseLogge
     forceCloseConnections: true,
     ...connectionOptions(requestTimeoutMs, true),
   });
-  limitHeaders(app, requestTimeoutMs);
+  limitHeaders(app, requestTimeoutMs, true);
   methodGuard(app, (reply, status) => void reply.code(status).send());
   app.route({ method: ["GET", "HEAD"], url: "/health", handler: async (request, reply) => {
     const healthy = source.phase() === "serving" && source.apiListening() && (source.store?.().ok ?? true);

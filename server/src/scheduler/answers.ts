@@ -185,8 +185,8 @@ interface Shared<V> {
  * their first read the same way, keeping only its meta (`probe`).
  */
 export class AnswerCache {
-  private readonly answers: Record<Table, Shared<Answer>>;
-  private readonly probes: Record<Table, Shared<PageMeta>>;
+  private readonly answers = new Map<Table, Shared<Answer>>();
+  private readonly probes = new Map<Table, Shared<PageMeta>>();
   /** The bytes of answers in flight across the server. */
   readonly inFlight = new InFlight();
   /** Answers computed (not shared). */
@@ -196,10 +196,16 @@ export class AnswerCache {
   /** Requests that joined an answer or a probe already being read (shared). */
   joined = 0;
 
-  constructor(entries = 32, maxBytes = 128 * 1024 * 1024) {
-    this.answers = { jobs: { index: -1, values: new Lru(entries, maxBytes) }, deployments: { index: -1, values: new Lru(entries, maxBytes) } };
-    // A probe weighs its key (which holds the filter); 1,024 of them or 16 MiB of keys per table.
-    this.probes = { jobs: { index: -1, values: new Lru(1024, 16 * 1024 * 1024) }, deployments: { index: -1, values: new Lru(1024, 16 * 1024 * 1024) } };
+  constructor(
+    private readonly entries = 32,
+    private readonly maxBytes = 128 * 1024 * 1024,
+  ) {}
+
+  /** A table's cache in `caches`, made on first use with these bounds. */
+  private static of<V>(caches: Map<Table, Shared<V>>, table: Table, entries: number, maxBytes: number): Shared<V> {
+    let cache = caches.get(table);
+    if (cache === undefined) caches.set(table, (cache = { index: -1, values: new Lru(entries, maxBytes) }));
+    return cache;
   }
 
   /**
@@ -208,7 +214,7 @@ export class AnswerCache {
    * for it has gone.
    */
   get(table: Table, index: number, key: string, signal: AbortSignal, compute: (signal: AbortSignal) => Promise<Answer>): Promise<Answer> {
-    return shared(this.answers[table], index, key, signal, compute, (a) => a.bytes, (hit) => (hit ? this.joined++ : this.computed++));
+    return shared(AnswerCache.of(this.answers, table, this.entries, this.maxBytes), index, key, signal, compute, (a) => a.bytes, (hit) => (hit ? this.joined++ : this.computed++));
   }
 
   /**
@@ -216,7 +222,8 @@ export class AnswerCache {
    * whether to wait), reading it with `read` when there is none; nothing of the page is kept.
    */
   probe(table: Table, index: number, key: string, signal: AbortSignal, read: (signal: AbortSignal) => Promise<PageMeta>): Promise<PageMeta> {
-    return shared(this.probes[table], index, key, signal, read, () => key.length * 2 + 64, (hit) => (hit ? this.joined++ : this.probed++));
+    // A probe weighs its key (which holds the filter); 1,024 of them or 16 MiB of keys per table.
+    return shared(AnswerCache.of(this.probes, table, 1024, 16 * 1024 * 1024), index, key, signal, read, () => key.length * 2 + 64, (hit) => (hit ? this.joined++ : this.probed++));
   }
 }
 

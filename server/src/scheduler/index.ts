@@ -8,7 +8,7 @@ import { isPretty, param } from "./query.js";
 import { BadRequest } from "../lists/errors.js";
 import { parseJobSpec } from "../lists/register.js";
 import { sendJson, sendText, setMeta } from "./respond.js";
-import { deploymentsEndpoint, jobsEndpoint } from "../lists/endpoints.js";
+import { LIST_ENDPOINTS, type ListEndpoint } from "../lists/endpoints.js";
 import type { SchedulerStore } from "../store/types.js";
 import { MemoryStore } from "../store/memory/index.js";
 import { SchedulerState } from "../store/memory/state.js";
@@ -20,8 +20,9 @@ export function schedulerRoutes(ctx: ServerContext, storeOrState: SchedulerStore
   // A bare state is served from memory.
   const store = storeOrState instanceof SchedulerState ? new MemoryStore(storeOrState) : storeOrState;
   return async (app) => {
-    app.get("/jobs", (request, reply) => serveList(ctx, store, filters, answers, jobsEndpoint, request, reply));
-    app.get("/deployments", (request, reply) => serveList(ctx, store, filters, answers, deploymentsEndpoint, request, reply));
+    for (const endpoint of LIST_ENDPOINTS) {
+      app.get(endpoint.path, (request, reply) => serveList(ctx, store, filters, answers, endpoint as ListEndpoint<unknown>, request, reply));
+    }
 
     app.route({
       method: ["PUT", "POST"],

@@ -10,13 +10,14 @@ interface Waiter {
 }
 
 export class Waiters {
-  private readonly sets: Record<Table, Set<Waiter>> = { jobs: new Set(), deployments: new Set() };
+  private readonly sets = new Map<Table, Set<Waiter>>();
   private released = false;
 
   /** Resolves once the table's index (now `current`) passes `minIndex` (see `wake`), after `timeoutMs`, or on `releaseAll`. */
   wait(table: Table, minIndex: number, current: number, timeoutMs: number): { done: Promise<void>; cancel(): void } {
     if (this.released || current > minIndex) return { done: Promise.resolve(), cancel: () => undefined };
-    const set = this.sets[table];
+    let set = this.sets.get(table);
+    if (set === undefined) this.sets.set(table, (set = new Set()));
     let waiter!: Waiter;
     let timer: NodeJS.Timeout | undefined;
     const done = new Promise<void>((resolve) => {
@@ -40,7 +41,7 @@ export class Waiters {
    * other requests (health checks among them) are served in between.
    */
   wake(table: Table, index: number): void {
-    const due = [...this.sets[table]].filter((w) => index > w.minIndex);
+    const due = [...(this.sets.get(table) ?? [])].filter((w) => index > w.minIndex);
     const next = (from: number): void => {
       for (let i = from; i < Math.min(from + WAKE_BATCH, due.length); i++) due[i]!.wake();
       if (from + WAKE_BATCH < due.length) setImmediate(() => next(from + WAKE_BATCH));
@@ -49,11 +50,13 @@ export class Waiters {
   }
 
   get size(): number {
-    return this.sets.jobs.size + this.sets.deployments.size;
+    let n = 0;
+    for (const set of this.sets.values()) n += set.size;
+    return n;
   }
 
   releaseAll(): void {
     this.released = true;
-    for (const set of Object.values(this.sets)) for (const w of [...set]) w.wake();
+    for (const set of this.sets.values()) for (const w of [...set]) w.wake();
   }
 }
