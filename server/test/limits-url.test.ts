@@ -123,6 +123,13 @@ describe("or-chains as long as the reference's parse budget allows", () => {
     expect(res.body).toBe(expected);
     expect(res.body).toMatch(/max number of expressions parsed/);
   });
+
+  it("a filter longer than 1,048,576 characters, which a head may hold, is also the reference's parse-budget error", async () => {
+    // `ID == "x"` and 1,048,600 spaces (`+`): the reference has no length limit, its budget runs out.
+    const res = await fetch(`${server.apiUrl}/v1/jobs?filter=ID+%3D%3D+%22x%22${"+".repeat(1_048_600)}`);
+    expect(res.status).toBe(400);
+    expect(await res.text()).toMatch(/^failed to create result paginator: failed to read filter expression: max number of expressions parsed: /);
+  });
 });
 
 describe("request heads up to Go's 1 MiB + 4 KiB", () => {

@@ -94,7 +94,8 @@ export class FilterCache {
     if (hit !== undefined) return hit;
     let compiled: ItemFilter;
     try {
-      compiled = compile(expression, { schema: schemas[schema] });
+      // No length limit: the reference has none (its parse budget answers), and the head bounds the text.
+      compiled = compile(expression, { schema: schemas[schema], maxLength: Infinity });
     } catch (e) {
       if (e instanceof FilterSyntaxError || e instanceof FilterTypeError) {
         throw new BadRequest(`failed to create result paginator: failed to read filter expression: ${e.message}`);

@@ -181,7 +181,8 @@ interface Shared<V> {
 /**
  * Answers being computed or computed at the current index of their table, keyed by everything that
  * decides the page. An entry is dropped when its table's index moves; at most `entries` answers and
- * `maxBytes` bytes of them are kept (the newest always, while requests use it). Blocking queries share
+ * `maxBytes` bytes of them (their keys, which hold the filter, included) are kept (the newest always,
+ * while requests use it). Blocking queries share
  * their first read the same way, keeping only its meta (`probe`).
  */
 export class AnswerCache {
@@ -214,7 +215,7 @@ export class AnswerCache {
    * for it has gone.
    */
   get(table: Table, index: number, key: string, signal: AbortSignal, compute: (signal: AbortSignal) => Promise<Answer>): Promise<Answer> {
-    return shared(AnswerCache.of(this.answers, table, this.entries, this.maxBytes), index, key, signal, compute, (a) => a.bytes, (hit) => (hit ? this.joined++ : this.computed++));
+    return shared(AnswerCache.of(this.answers, table, this.entries, this.maxBytes), index, key, signal, compute, (a) => a.bytes + key.length * 2 + 64, (hit) => (hit ? this.joined++ : this.computed++));
   }
 
   /**
