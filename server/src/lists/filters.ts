@@ -119,23 +119,26 @@ export class FilterCache {
 }
 
 /**
- * Wraps a filter so an evaluation error becomes the 400 that ends the page. Every item takes its steps
- * from `budget` (one per request); when it runs out the 400 says "filter too expensive" with the
- * position of the outermost any/all being iterated.
+ * Wraps a filter so an evaluation error becomes the 400 that ends the page. Each item has `limit` steps
+ * of its own (one budget, reset before each item); the steps it took are added to `work`. When an item
+ * runs out, the 400 says "filter too expensive" with the position of the outermost any/all being
+ * iterated.
  */
-export function evaluator<T>(filter: ItemFilter | undefined, budget?: EvaluationBudget, limit?: number): ((item: T) => boolean) | undefined {
+export function evaluator<T>(filter: ItemFilter | undefined, limit: number, work: { steps: number }): ((item: T) => boolean) | undefined {
   if (filter === undefined) return undefined;
+  const budget: EvaluationBudget = { steps: limit };
   return (item: T) => {
+    budget.steps = limit;
     try {
       return filter.evaluate(item, budget);
     } catch (e) {
       if (e instanceof FilterEvaluationError) {
-        if (e.code === "too-expensive" && limit !== undefined) {
-          throw new BadRequest(`failed to read result page: ${e.summary} (${limit} steps per request) at ${e.line}:${e.column}`);
-        }
+        if (e.code === "too-expensive") throw new BadRequest(`failed to read result page: ${e.summary} (${limit} steps per item) at ${e.line}:${e.column}`);
         throw new BadRequest(`failed to read result page: ${e.message}`);
       }
       throw e;
+    } finally {
+      work.steps += limit - budget.steps;
     }
   };
 }

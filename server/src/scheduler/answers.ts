@@ -15,8 +15,6 @@ import type { Table } from "../lists/records.js";
 export interface PageMeta {
   index: number;
   nextToken: string;
-  /** Evaluation steps the filter took to read the page. */
-  steps: number;
 }
 
 /** A computed page: its meta and its JSON as byte chunks. */
@@ -151,7 +149,7 @@ export async function encodeAnswer(read: PageMeta & { items: readonly unknown[] 
   const meter = inFlight.meter(limit);
   try {
     const { chunks, bytes } = await encodeList(read.items, pretty, meter.add);
-    return { index: read.index, nextToken: read.nextToken, steps: read.steps, chunks, bytes };
+    return { index: read.index, nextToken: read.nextToken, chunks, bytes };
   } finally {
     meter.done();
   }

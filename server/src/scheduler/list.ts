@@ -1,5 +1,4 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { EvaluationBudget } from "filter-expr";
 import type { AclToken, ServerContext } from "../context.js";
 import { TokenAcl } from "../acl.js";
 import type { Answer, AnswerCache, PageMeta } from "./answers.js";
@@ -48,9 +47,9 @@ function answerKey(query: ListQuery, readable: ReadonlySet<string> | null): stri
  * GET of a list endpoint with every convention: parameters (400 on a bad one), region, ACL (403),
  * `filter` with `prefix` (400), the cached compiled filter (400 on a syntax or type error), pagination,
  * blocking on `index`/`wait`, `pretty` and the meta headers. The filter's evaluation budget
- * (`--filter-budget`) is one per request, shared by every item it reads, the blocking re-read included.
- * Pages are computed in slices across event-loop turns and shared by requests that ask the same page
- * of the same state (`answers`); large ones are streamed.
+ * (`--filter-budget`) is one per item: work that grows with a list's length is never refused, a filter
+ * that explodes on one item is. Pages are computed in slices across event-loop turns and shared by
+ * requests that ask the same page of the same state (`answers`); large ones are streamed.
  */
 export async function serveList<T>(
   ctx: ServerContext,
@@ -87,49 +86,32 @@ export async function serveList<T>(
     const bound = ctx.options.answerBytesInFlight ?? ANSWER_BYTES_IN_FLIGHT;
     if (answers.inFlight.over(bound)) return sendBusy(reply, BUSY_RETRY_AFTER_S, new AnswersBusy(bound).message);
     const key = answerKey(query, readable);
-    /** Reads the page of the current state, taking the filter's steps from `budget`. */
-    const look = async (budget: EvaluationBudget, signal: AbortSignal): Promise<PageMeta & { items: readonly T[] }> => {
-      const before = budget.steps;
-      const matches = evaluator<T>(filter, budget, limit);
+    /** Reads the page of the current state; the filter has `limit` steps for each item. */
+    const look = async (signal: AbortSignal): Promise<PageMeta & { items: readonly T[] }> => {
+      const work = { steps: 0 };
+      const matches = evaluator<T>(filter, limit, work);
       let scanned = 0;
-      let spent = budget.steps;
+      let spent = 0;
       const pause = (): boolean => {
-        if (++scanned < SLICE_ITEMS && spent - budget.steps < SLICE_STEPS) return false;
+        if (++scanned < SLICE_ITEMS && work.steps - spent < SLICE_STEPS) return false;
         scanned = 0;
-        spent = budget.steps;
+        spent = work.steps;
         return true;
       };
       const page = await store.readPage({ endpoint, query, filter, matches, allowed, readable, order: ctx.options.filterOrder ?? "acl-first", pause, signal });
-      return { index: page.index, nextToken: page.nextToken, items: page.items, steps: before - budget.steps };
+      return { index: page.index, nextToken: page.nextToken, items: page.items };
     };
-    /** The page encoded, counted in flight while it is encoded. */
-    const compute = async (budget: EvaluationBudget, signal: AbortSignal): Promise<Answer> => encodeAnswer(await look(budget, signal), query.pretty, answers.inFlight, bound);
-    /** Only what decides whether a blocking query waits (errors are thrown): none of the page's items. */
-    const probe = async (budget: EvaluationBudget, signal: AbortSignal): Promise<PageMeta> => {
-      const { index, nextToken, steps } = await look(budget, signal);
-      return { index, nextToken, steps };
-    };
-    // The request's budget: every read it makes takes its steps from it. A shared read runs on a full
-    // budget of its own and each request that uses it pays its steps; one that cannot afford them reads
-    // again alone on what it has left, and gets its own "filter too expensive".
-    const budget: EvaluationBudget = { steps: limit };
-    // A shared read runs under its own signal (aborted once every request sharing it has gone); a
-    // read alone under the request's.
-    const paid = async <A extends PageMeta>(shared: Promise<A>, alone: (budget: EvaluationBudget, signal: AbortSignal) => Promise<A>): Promise<A> => {
-      const read = await shared;
-      if (read.steps <= budget.steps) {
-        budget.steps -= read.steps;
-        return read;
-      }
-      return alone(budget, request.signal);
-    };
+    // Reads are shared by the requests that ask the same page of the same state; a shared read runs
+    // under its own signal (aborted once every request sharing it has gone).
     const at = (): number => store.indexOf(endpoint.table);
     if (query.index > 0 && at() <= query.index) {
       // Errors are answered at once; a successful read waits for a change or the timeout, then reads
       // again. While it waits the request keeps only the index it saw, never the page.
-      const seen = await paid(answers.probe(endpoint.table, at(), key, request.signal, (signal) => probe({ steps: limit }, signal)), probe);
-      if (seen.index > query.index) budget.steps += seen.steps; // a look-ahead only: the read below pays
-      else {
+      const seen = await answers.probe(endpoint.table, at(), key, request.signal, async (signal) => {
+        const { index, nextToken } = await look(signal);
+        return { index, nextToken };
+      });
+      if (seen.index <= query.index) {
         const wait = store.waitForChange(endpoint.table, query.index, withJitter(query.waitMs));
         const onClose = (): void => wait.cancel();
         reply.raw.once("close", onClose);
@@ -138,7 +120,7 @@ export async function serveList<T>(
         if (reply.raw.destroyed) return reply.send();
       }
     }
-    const answer = await paid(answers.get(endpoint.table, at(), key, request.signal, (signal) => compute({ steps: limit }, signal)), compute);
+    const answer = await answers.get(endpoint.table, at(), key, request.signal, async (signal) => encodeAnswer(await look(signal), query.pretty, answers.inFlight, bound));
     setMeta(reply, answer.index, answer.nextToken);
     return sendAnswer(reply, answer, answers.inFlight, ctx.options.stallTimeoutMs ?? STALL_TIMEOUT_MS);
   } catch (e) {
