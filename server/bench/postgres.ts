@@ -12,19 +12,15 @@
  * The PostgreSQL store is seeded by one server (--data into the empty database), stopped, and a fresh
  * server is measured, so that its memory is that of serving, not of loading the file.
  */
-import { spawn } from "node:child_process";
-import { createWriteStream, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import pg from "pg";
 import { QUERIES } from "../../bench/queries.js";
-import { generateDemo } from "../src/demo/generate.js";
 import { startPostgres } from "../test/support/postgres.js";
-
-const SERVER_DIR = fileURLToPath(new URL("..", import.meta.url));
+import { rssMiB, startServer, writeData } from "./support.js";
 
 const { values } = parseArgs({
   options: {
@@ -40,86 +36,6 @@ const CONNECTIONS = Number(values.connections);
 
 /** About 1 % of the demo's jobs: pending (~10 %) with priority 100 (~8 %). */
 const SELECTIVE = 'Status == "pending" and Priority == 100';
-
-function rssMiB(pid: number): number {
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? "0");
-  return Math.round(kb / 1024);
-}
-
-interface Server {
-  pid: number;
-  api: string;
-  stop(): Promise<void>;
-}
-
-async function startServer(args: string[]): Promise<Server> {
-  const child = spawn(process.execPath, ["--max-old-space-size=8192", "--import", "tsx", "src/main.ts", "--port", "0", "--ops-port", "0", "--filter-budget", "1000000000", ...args], {
-    cwd: SERVER_DIR,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  let out = "";
-  const api = await new Promise<string>((resolve, reject) => {
-    child.stdout.on("data", (d: Buffer) => {
-      out += d.toString();
-      for (const line of out.split("\n")) {
-        if (!line.startsWith("{")) continue;
-        const entry = JSON.parse(line) as { api?: string };
-        if (entry.api !== undefined) resolve(entry.api);
-      }
-    });
-    child.on("exit", () => reject(new Error(`server exited:\n${out.slice(-2000)}`)));
-  });
-  child.stdout.resume();
-  return {
-    pid: child.pid as number,
-    api,
-    stop: () =>
-      new Promise((resolve) => {
-        child.on("exit", () => resolve());
-        child.kill("SIGTERM");
-      }),
-  };
-}
-
-/** The demo's jobs, written piece by piece (a million of them is too long for one string). */
-async function writeData(file: string): Promise<void> {
-  const out = createWriteStream(file);
-  const write = (s: string) => new Promise<void>((resolve) => (out.write(s) ? resolve() : out.once("drain", () => resolve())));
-  await write('{"jobs":[');
-  const CHUNK = 50_000;
-  let first = true;
-  for (let done = 0; done < JOBS; done += CHUNK) {
-    const n = Math.min(CHUNK, JOBS - done);
-    const snapshot = generateDemo({ jobs: n, seed: 7 + done });
-    const parts: string[] = [];
-    for (const r of snapshot.jobs) {
-      // Unique IDs across chunks; the index fields as the demo makes them.
-      // Zero values left out (the loader restores them), so that a million jobs stay one readable file.
-      const e = r.entry;
-      const entry: Record<string, unknown> = { ID: `${e.ID}-${done}`, Name: e.Name, Namespace: e.Namespace, Type: e.Type, Status: e.Status, Priority: e.Priority };
-      entry["Datacenters"] = e.Datacenters;
-      entry["CreateIndex"] = e.CreateIndex;
-      entry["ModifyIndex"] = e.ModifyIndex;
-      entry["JobModifyIndex"] = e.JobModifyIndex;
-      if (e.ParentID !== "") entry["ParentID"] = e.ParentID;
-      if (e.Stop) entry["Stop"] = true;
-      if (e.Periodic) entry["Periodic"] = true;
-      if (e.ParameterizedJob) entry["ParameterizedJob"] = true;
-      if (e.JobSummary !== null && Object.keys(e.JobSummary.Summary).length > 0) {
-        const summary: Record<string, Record<string, number>> = {};
-        for (const [group, s] of Object.entries(e.JobSummary.Summary)) {
-          summary[group] = Object.fromEntries(Object.entries(s).filter(([, n]) => n !== 0));
-        }
-        entry["JobSummary"] = { Summary: summary };
-      }
-      parts.push(JSON.stringify(entry));
-    }
-    await write((first ? "" : ",") + parts.join(","));
-    first = false;
-  }
-  await write('],"deployments":[]}');
-  await new Promise<void>((resolve) => out.end(resolve));
-}
 
 interface Row {
   name: string;
@@ -175,7 +91,7 @@ async function main(): Promise<void> {
   try {
     const dataFile = join(dir, "data.json");
     let t = Date.now();
-    await writeData(dataFile);
+    await writeData(dataFile, JOBS);
     console.error(`data: ${JOBS} jobs written in ${((Date.now() - t) / 1000).toFixed(0)} s`);
 
     t = Date.now();
