@@ -87,11 +87,10 @@ export async function filterPage<T = unknown>(options: FilterPageOptions<T>): Pr
   const ordered = pg ? `${key} COLLATE "C"` : key;
   const dir = options.reverse ? "DESC" : "ASC";
   const read = quoteIdent(options.read ?? column);
-  // SQLite: the key as a JSON string, which starts with `"`: sql.js drops a leading U+FEFF from a text
-  // result. (PostgreSQL's statement keeps this shape: the server's store rewrites it. `pg` keeps a
-  // leading U+FEFF; PGlite drops it.)
-  const select = pg ? `SELECT ${key}::text AS k, ${read}::text AS d` : `SELECT json_quote(${key}) AS k, ${read} AS d`;
-  const keyOf = (row: Record<string, unknown>): string => (pg ? String(row.k) : String(JSON.parse(String(row.k))));
+  // The key as a JSON string, which starts with `"`: sql.js and PGlite drop a leading U+FEFF from a text
+  // result (`pg` keeps it). The server's PostgreSQL store rewrites this statement's shape.
+  const select = pg ? `SELECT to_json(${key})::text AS k, ${read}::text AS d` : `SELECT json_quote(${key}) AS k, ${read} AS d`;
+  const keyOf = (row: Record<string, unknown>): string => String(JSON.parse(String(row.k)));
 
   const items: T[] = [];
   const keys: string[] = [];

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "../../src/index.js";
 import { storable, stringify, type Engine } from "./engines.js";
 import { corpusFiles, loadAllCases, runDifferential } from "./differential.js";
-import { bigIntegerRoundTrip, runEdges } from "./edges.js";
+import { bigIntegerRoundTrip, bomKeyedPages, runEdges } from "./edges.js";
 import { chainProperty, predicateProperty } from "./predicates.js";
 import { measureTightness, TIGHT_QUERIES } from "./tightness.js";
 
@@ -51,6 +51,11 @@ export function engineSuite(name: string, open: () => Promise<Engine>, pageEvery
       expect(r.failures).toEqual([]);
       expect(r.statements).toBeGreaterThan(60);
     }, 120_000);
+
+    it("pages over keys that start with U+FEFF keep them (keys and next tokens), every row once", async () => {
+      const r = await bomKeyedPages(engine);
+      expect(r.keys).toEqual(r.expected);
+    });
 
     it("stores integers beyond 2^53 exactly with stringifyJson: read back equal, filtered as the job itself", async () => {
       const r = await bigIntegerRoundTrip(engine);

@@ -44,7 +44,7 @@ class FirstMatch {
   constructor(readonly item: unknown) {}
 }
 
-const BODY_SELECT = /^SELECT ("[a-z_]+")::text AS k, "doc"::text AS d FROM /;
+const BODY_SELECT = /^SELECT to_json\(("[a-z_]+")\)::text AS k, "doc"::text AS d FROM /;
 
 /**
  * The query function `filterPage` runs: the same statement, but the rows carry the exact JSON text the
@@ -53,7 +53,7 @@ const BODY_SELECT = /^SELECT ("[a-z_]+")::text AS k, "doc"::text AS d FROM /;
 export function bodyQuery(run: (sql: string, params: unknown[]) => Promise<Record<string, unknown>[]>): QueryFunction {
   return async (sql, params) => {
     if (!BODY_SELECT.test(sql)) throw new Error(`unexpected statement shape from filterPage: ${sql.slice(0, 80)}`);
-    const rows = await run(sql.replace(BODY_SELECT, 'SELECT $1::text AS k, "body" AS d FROM '), params);
+    const rows = await run(sql.replace(BODY_SELECT, 'SELECT to_json($1)::text AS k, "body" AS d FROM '), params);
     return rows.map((row) => ({ k: row["k"], d: JSON.parse(row["d"] as string) as unknown }));
   };
 }
