@@ -21,7 +21,8 @@ import { PostgresStore } from "../src/store/postgres/index.js";
 import type { SchedulerStore } from "../src/store/types.js";
 import { testContext } from "./support/context.js";
 import { listCaseArb, urlOf, worldArb, type ListCase, type World, type WorldData } from "./support/hidden-worlds.js";
-import { clusterForFile, type StoreKind } from "./support/postgres.js";
+import type { StoreKind } from "./support/postgres.js";
+import { clusterForFile } from "./support/cluster.js";
 
 const cluster = clusterForFile();
 

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AclToken } from "../src/context.js";
 import { JOB_LIMITS } from "../src/lists/job-limits.js";
-import { clusterForFile, serveStore, type StoreKind, type StoreServer } from "./support/postgres.js";
+import { serveStore, type StoreKind, type StoreServer } from "./support/postgres.js";
+import { clusterForFile } from "./support/cluster.js";
 
 type Json = Record<string, unknown>;
 

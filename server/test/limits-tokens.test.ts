@@ -6,7 +6,8 @@
  */
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clusterForFile, serveStore, type StoreKind, type StoreServer } from "./support/postgres.js";
+import { serveStore, type StoreKind, type StoreServer } from "./support/postgres.js";
+import { clusterForFile } from "./support/cluster.js";
 
 const BASE_JOBS = ["job-a", "job-b", "job-z"].flatMap((id, i) =>
   ["default", "prod"].map((ns) => ({ ID: id, Name: id, Namespace: ns, Type: "batch", Status: "pending", CreateIndex: 10 + i, ModifyIndex: 10 + i })),

@@ -5,6 +5,7 @@
  * an ACL token) get the same status, meta headers and body bytes from both.
  */
 import fc from "fast-check";
+import { filterOf } from "./support/filters.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AclToken } from "../src/context.js";
 import { serveStore, startPostgres, type PostgresCluster, type StoreServer } from "./support/postgres.js";
@@ -91,17 +92,6 @@ const JOB_ATOMS = [
 ];
 const DEPLOYMENT_ATOMS = ['Status == "running"', 'JobID == "web"', "TaskGroups.web.DesiredTotal == 2", '"web" in TaskGroups', 'Namespace == "a.b"', 'ID contains "ab"', "CreateIndex == 150"];
 
-function filterOf(atoms: readonly string[]): fc.Arbitrary<string> {
-  const { expr } = fc.letrec<{ expr: string }>((tie) => ({
-    expr: fc.oneof(
-      { depthSize: "small", withCrossShrink: true },
-      fc.constantFrom(...atoms),
-      fc.tuple(tie("expr"), fc.constantFrom("and", "or"), tie("expr")).map(([a, op, b]) => `(${a}) ${op} (${b})`),
-      tie("expr").map((a) => `not (${a})`),
-    ),
-  }));
-  return expr;
-}
 
 const jobTokens = DATA.jobs.map((j) => `${j.Namespace as string}.${j.ID as string}`);
 const deploymentTokens = DATA.deployments.flatMap((d) => [`${d.CreateIndex}.${d.ID}`, d.ID]);

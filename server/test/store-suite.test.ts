@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AclToken } from "../src/context.js";
-import { clusterForFile, serveStore, type StoreKind, type StoreServer } from "./support/postgres.js";
+import { serveStore, type StoreKind, type StoreServer } from "./support/postgres.js";
+import { clusterForFile } from "./support/cluster.js";
 import { DEPLOYMENT_PAGES, JOB_PAGES, PAGINATION_DEPLOYMENTS, PAGINATION_JOBS, SUFFIX, short, type PageCase } from "./support/scheduler-tables.js";
 
 const DATACENTERS: Record<string, string[]> = { "job-02": ["dc2"], "job-06": ["dc2"] };

@@ -13,6 +13,7 @@
  * have the index `TOP_INDEX` on both sides whatever the hidden items hold.
  */
 import fc from "fast-check";
+import { filterOf } from "./filters.js";
 import type { AclToken } from "../../src/context.js";
 
 /** The namespaces of every world: `a`, `a-b` and `a.b` make job tokens sort unlike the list. */
@@ -234,19 +235,6 @@ export const DEPLOYMENT_ATOMS = [
 const JOB_WRAPS = [(e: string) => `any Datacenters as d { (d == "dc1") and (${e}) }`, (e: string) => `any JobSummary.Summary as tg, s { (s.Queued == 1) and (${e}) }`];
 const DEPLOYMENT_WRAPS = [(e: string) => `any TaskGroups as name, tg { (tg.Promoted == true) and (${e}) }`];
 
-/** Random filters from `atoms`: and, or, not and collection wraps. */
-function filterOf(atoms: readonly string[], wraps: readonly ((e: string) => string)[]): fc.Arbitrary<string> {
-  const { expr } = fc.letrec<{ expr: string }>((tie) => ({
-    expr: fc.oneof(
-      { depthSize: "small", withCrossShrink: true },
-      fc.constantFrom(...atoms),
-      fc.tuple(tie("expr"), fc.constantFrom("and", "or"), tie("expr")).map(([a, op, b]) => `(${a}) ${op} (${b})`),
-      tie("expr").map((a) => `not (${a})`),
-      fc.tuple(fc.constantFrom(...wraps), tie("expr")).map(([wrap, a]) => wrap(a)),
-    ),
-  }));
-  return expr;
-}
 
 const JOB_FILTER = filterOf(JOB_ATOMS, JOB_WRAPS);
 const DEPLOYMENT_FILTER = filterOf(DEPLOYMENT_ATOMS, DEPLOYMENT_WRAPS);

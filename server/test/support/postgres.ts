@@ -10,7 +10,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import type { AnswerCache } from "../../src/scheduler/answers.js";
-import { afterAll, beforeAll } from "vitest";
 
 export interface PostgresCluster {
   port: number;
@@ -150,20 +149,5 @@ export async function serveOn(store: SchedulerStore, tokens?: AclToken[], answer
       await app.close();
       await store.close();
     },
-  };
-}
-
-/** One cluster for the calling test file: started before its tests, stopped after them. */
-export function clusterForFile(): () => PostgresCluster {
-  let cluster: PostgresCluster | undefined;
-  beforeAll(async () => {
-    cluster = await startPostgres();
-  }, 60_000);
-  afterAll(async () => {
-    await cluster?.stop();
-  });
-  return () => {
-    if (cluster === undefined) throw new Error("the cluster is not started yet");
-    return cluster;
   };
 }
