@@ -24,7 +24,7 @@ export interface Server {
 
 /** The server on free loopback ports with `args` (and an evaluation budget of its own when given). */
 export async function startServer(args: string[], budget: string[] = ["--filter-budget", "1000000000"]): Promise<Server> {
-  const child = spawn(process.execPath, ["--max-old-space-size=8192", "--import", "tsx", "src/main.ts", "--port", "0", "--ops-port", "0", ...budget, ...args], {
+  const child = spawn(process.execPath, [...(process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean), "--max-old-space-size=8192", "--import", "tsx", "src/main.ts", "--port", "0", "--ops-port", "0", ...budget, ...args], {
     cwd: SERVER_DIR,
     stdio: ["ignore", "pipe", "inherit"],
   });

@@ -67,6 +67,12 @@ describe("filter-server", () => {
     const bad = run(["--port", "0", "--ops-port", "0", "--data", tempFile("bad.json", JSON.stringify({ jobs: [{ ID: 7 }] }))]);
     expect((await bad.exit).code).toBe(1);
     expect(bad.output()).toContain("jobs[0].ID");
+
+    // Jobs are read in list order (for the memory layout), but the message names the file's first mistake.
+    const twoBad = { jobs: [{ ID: "z-job", Priority: "high" }, { ID: "a-job", Priority: "low" }] };
+    const second = run(["--port", "0", "--ops-port", "0", "--data", tempFile("two-bad.json", JSON.stringify(twoBad))]);
+    expect((await second.exit).code).toBe(1);
+    expect(second.output()).toContain("jobs[0].Priority: expected an integer");
   });
 
   it("graceful shutdown: during the wait /health is 503 while /v1/jobs answers 200; then it exits 0", async () => {

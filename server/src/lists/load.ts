@@ -1,14 +1,39 @@
 import type { Snapshot } from "./records.js";
 import type { Deployment, DeploymentState, JobListEntry, JobRecord, JobSummary, TaskGroupSummary } from "./records.js";
+import { compareStrings } from "./orders.js";
+import { jobsEndpoint } from "./endpoints.js";
 import { dict, isObj, type Obj } from "../object.js";
 
 /** A --data file that does not hold what it should. */
 export class DataFileError extends Error {}
 
+/**
+ * One copy of each short string a load reads (statuses, types, namespaces, datacenters repeat in every
+ * record): less memory, and a scan that compares them reads fewer places. Bounded: past `capacity`
+ * distinct strings, new ones are kept as they are.
+ */
+export class Interner {
+  private readonly seen = new Map<string, string>();
+
+  constructor(
+    private readonly capacity = 65_536,
+    private readonly maxLength = 64,
+  ) {}
+
+  get(s: string): string {
+    if (s.length > this.maxLength) return s;
+    const held = this.seen.get(s);
+    if (held !== undefined) return held;
+    if (this.seen.size < this.capacity) this.seen.set(s, s);
+    return s;
+  }
+}
+
 class Reader {
   constructor(
     private readonly o: Obj,
     private readonly where: string,
+    private readonly interner: Interner,
   ) {}
 
   private fail(key: string, what: string): never {
@@ -18,7 +43,7 @@ class Reader {
   str(key: string): string {
     const v = this.o[key];
     if (v === undefined || v === null) return "";
-    return typeof v === "string" ? v : this.fail(key, "a string");
+    return typeof v === "string" ? this.interner.get(v) : this.fail(key, "a string");
   }
 
   int(key: string, unsigned = false): number {
@@ -38,7 +63,7 @@ class Reader {
     const v = this.o[key];
     if (v === undefined || v === null) return null;
     if (!Array.isArray(v) || !v.every((s) => typeof s === "string")) this.fail(key, "a list of strings");
-    return v as string[];
+    return v.map((s: string) => this.interner.get(s));
   }
 
   obj(key: string): Obj | null {
@@ -51,35 +76,35 @@ class Reader {
    * Fields not in the seed's list are kept as they are, as own properties of `target` (defined, not
    * assigned: a key `__proto__` stays a key).
    */
-  extras<T extends object>(target: T, known: readonly string[]): T {
+  extras<T extends object>(target: T, known: ReadonlySet<string>): T {
     for (const [k, v] of Object.entries(this.o)) {
-      if (!known.includes(k)) Object.defineProperty(target, k, { value: v, enumerable: true, writable: true, configurable: true });
+      if (!known.has(k)) Object.defineProperty(target, k, { value: v, enumerable: true, writable: true, configurable: true });
     }
     return target;
   }
 }
 
-const JOB_FIELDS = ["CreateIndex", "Datacenters", "ID", "JobModifyIndex", "JobSummary", "ModifyIndex", "Multiregion", "Name", "Namespace", "ParameterizedJob", "ParentID", "Periodic", "Priority", "Status", "StatusDescription", "Stop", "SubmitTime", "Type"];
-const DEPLOYMENT_FIELDS = ["CreateIndex", "EvalPriority", "ID", "IsMultiregion", "JobCreateIndex", "JobID", "JobModifyIndex", "JobSpecModifyIndex", "JobVersion", "ModifyIndex", "Namespace", "Status", "StatusDescription", "TaskGroups"];
+const JOB_FIELDS = new Set(["CreateIndex", "Datacenters", "ID", "JobModifyIndex", "JobSummary", "ModifyIndex", "Multiregion", "Name", "Namespace", "ParameterizedJob", "ParentID", "Periodic", "Priority", "Status", "StatusDescription", "Stop", "SubmitTime", "Type"]);
+const DEPLOYMENT_FIELDS = new Set(["CreateIndex", "EvalPriority", "ID", "IsMultiregion", "JobCreateIndex", "JobID", "JobModifyIndex", "JobSpecModifyIndex", "JobVersion", "ModifyIndex", "Namespace", "Status", "StatusDescription", "TaskGroups"]);
 
-function taskGroupSummary(o: Obj, where: string): TaskGroupSummary {
-  const r = new Reader(o, where);
+function taskGroupSummary(o: Obj, where: string, interner: Interner): TaskGroupSummary {
+  const r = new Reader(o, where, interner);
   return { Complete: r.int("Complete"), Failed: r.int("Failed"), Lost: r.int("Lost"), Queued: r.int("Queued"), Running: r.int("Running"), Starting: r.int("Starting") };
 }
 
-function jobSummary(o: Obj | null, job: JobListEntry, where: string): JobSummary {
+function jobSummary(o: Obj | null, job: JobListEntry, where: string, interner: Interner): JobSummary {
   if (o === null) {
     return { Children: { Dead: 0, Pending: 0, Running: 0 }, CreateIndex: job.CreateIndex, JobID: job.ID, ModifyIndex: job.ModifyIndex, Namespace: job.Namespace, Summary: {} };
   }
-  const r = new Reader(o, where);
+  const r = new Reader(o, where, interner);
   const children = r.obj("Children");
   // Keyed by task group names: no prototype, so that `__proto__` or `constructor` are groups like any other.
   const summary = dict<TaskGroupSummary>();
   for (const [group, value] of Object.entries(r.obj("Summary") ?? {})) {
     if (!isObj(value)) throw new DataFileError(`${where}.Summary.${group}: expected an object`);
-    summary[group] = taskGroupSummary(value, `${where}.Summary.${group}`);
+    summary[group] = taskGroupSummary(value, `${where}.Summary.${group}`, interner);
   }
-  const c = children === null ? null : new Reader(children, `${where}.Children`);
+  const c = children === null ? null : new Reader(children, `${where}.Children`, interner);
   return {
     Children: c === null ? null : { Dead: c.int("Dead"), Pending: c.int("Pending"), Running: c.int("Running") },
     CreateIndex: r.int("CreateIndex", true),
@@ -91,9 +116,9 @@ function jobSummary(o: Obj | null, job: JobListEntry, where: string): JobSummary
 }
 
 /** A job list entry of a data file, with every field of the seed (absent ones take their zero value). */
-export function normalizeJob(raw: unknown, where: string): JobListEntry {
+export function normalizeJob(raw: unknown, where: string, interner = new Interner()): JobListEntry {
   if (!isObj(raw)) throw new DataFileError(`${where}: expected an object`);
-  const r = new Reader(raw, where);
+  const r = new Reader(raw, where, interner);
   const id = r.str("ID");
   if (id === "") throw new DataFileError(`${where}.ID: expected a non-empty string`);
   const entry: JobListEntry = {
@@ -116,13 +141,13 @@ export function normalizeJob(raw: unknown, where: string): JobListEntry {
     SubmitTime: r.int("SubmitTime"),
     Type: r.str("Type"),
   };
-  entry.JobSummary = jobSummary(r.obj("JobSummary"), entry, `${where}.JobSummary`);
+  entry.JobSummary = jobSummary(r.obj("JobSummary"), entry, `${where}.JobSummary`, interner);
   return r.extras(entry, JOB_FIELDS);
 }
 
-function deploymentState(o: unknown, where: string): DeploymentState {
+function deploymentState(o: unknown, where: string, interner: Interner): DeploymentState {
   if (!isObj(o)) throw new DataFileError(`${where}: expected an object`);
-  const r = new Reader(o, where);
+  const r = new Reader(o, where, interner);
   const require = o["RequireProgressBy"];
   if (require !== undefined && require !== null && typeof require !== "string") throw new DataFileError(`${where}.RequireProgressBy: expected a string or null`);
   return {
@@ -141,13 +166,13 @@ function deploymentState(o: unknown, where: string): DeploymentState {
 }
 
 /** A deployment of a data file, with every field of the seed. */
-export function normalizeDeployment(raw: unknown, where: string): Deployment {
+export function normalizeDeployment(raw: unknown, where: string, interner = new Interner()): Deployment {
   if (!isObj(raw)) throw new DataFileError(`${where}: expected an object`);
-  const r = new Reader(raw, where);
+  const r = new Reader(raw, where, interner);
   const id = r.str("ID");
   if (id === "") throw new DataFileError(`${where}.ID: expected a non-empty string`);
   const groups = dict<DeploymentState>();
-  for (const [name, value] of Object.entries(r.obj("TaskGroups") ?? {})) groups[name] = deploymentState(value, `${where}.TaskGroups.${name}`);
+  for (const [name, value] of Object.entries(r.obj("TaskGroups") ?? {})) groups[name] = deploymentState(value, `${where}.TaskGroups.${name}`, interner);
   const deployment: Deployment = {
     CreateIndex: r.int("CreateIndex", true),
     EvalPriority: r.int("EvalPriority"),
@@ -167,6 +192,27 @@ export function normalizeDeployment(raw: unknown, where: string): Deployment {
   return r.extras(deployment, DEPLOYMENT_FIELDS);
 }
 
+/**
+ * The positions of a data file's jobs in the jobs list's order (as far as the raw records tell it).
+ * Normalizing them in that order allocates each entry's objects where a scan reads them next: over a
+ * million jobs in a random file order, a full filtered scan reads memory 4× faster than it would
+ * (`bench/scan.ts`), and the index's sort finds them sorted.
+ */
+function inListOrder(jobs: readonly unknown[]): number[] {
+  const { partition, key } = jobsEndpoint.order;
+  const text = (raw: unknown, field: string): string => {
+    const v = isObj(raw) ? raw[field] : undefined;
+    return typeof v === "string" ? v : "";
+  };
+  const keyed = jobs.map((raw, i) => {
+    // What the order reads of an entry, as normalization will make them.
+    const probe = { Namespace: text(raw, "Namespace") || "default", ID: text(raw, "ID") } as JobListEntry;
+    return { i, p: partition?.(probe) ?? "", k: key(probe) };
+  });
+  keyed.sort((a, b) => compareStrings(a.p, b.p) || compareStrings(a.k, b.k));
+  return keyed.map((x) => x.i);
+}
+
 /** The state described by a parsed --data file: `{"jobs": [...], "deployments": [...]}` (other keys belong to other services). */
 export function snapshotFromData(data: unknown): Snapshot {
   if (!isObj(data)) throw new DataFileError("data file: expected a JSON object with \"jobs\" and \"deployments\"");
@@ -177,7 +223,8 @@ export function snapshotFromData(data: unknown): Snapshot {
   const records: JobRecord[] = [];
   const seen = new Set<string>();
   const latestVersion = new Map<string, number>();
-  const normalizedDeployments = deployments.map((d: unknown, i) => normalizeDeployment(d, `deployments[${i}]`));
+  const interner = new Interner();
+  const normalizedDeployments = deployments.map((d: unknown, i) => normalizeDeployment(d, `deployments[${i}]`, interner));
   const ids = new Set<string>();
   for (const d of normalizedDeployments) {
     if (ids.has(d.ID)) throw new DataFileError(`deployments: duplicate ID ${d.ID}`);
@@ -186,14 +233,23 @@ export function snapshotFromData(data: unknown): Snapshot {
     latestVersion.set(key, Math.max(latestVersion.get(key) ?? 0, d.JobVersion));
   }
   let index = 1;
-  jobs.forEach((raw: unknown, i) => {
-    const entry = normalizeJob(raw, `jobs[${i}]`);
+  const normalize = (i: number): void => {
+    const entry = normalizeJob(jobs[i], `jobs[${i}]`, interner);
     const key = `${entry.Namespace}\u0000${entry.ID}`;
     if (seen.has(key)) throw new DataFileError(`jobs: duplicate job ${entry.ID} in namespace ${entry.Namespace}`);
     seen.add(key);
     index = Math.max(index, entry.CreateIndex, entry.ModifyIndex, entry.JobModifyIndex, entry.JobSummary?.ModifyIndex ?? 0);
     records.push({ entry, version: latestVersion.get(key) ?? 0 });
-  });
+  };
+  try {
+    for (const i of inListOrder(jobs)) normalize(i);
+  } catch (e) {
+    if (!(e instanceof DataFileError)) throw e;
+    // Report the file's first mistake, as reading it in file order would.
+    seen.clear();
+    for (let i = 0; i < jobs.length; i++) normalize(i);
+    throw e;
+  }
   for (const d of normalizedDeployments) index = Math.max(index, d.CreateIndex, d.ModifyIndex);
   return { index, jobs: records, deployments: normalizedDeployments };
 }
