@@ -12,6 +12,7 @@ import { compileAst, type CompiledProgram, type PlanNode } from "./evaluate/comp
 import type { EvaluationBudget } from "./evaluate/budget.js";
 import type { EvaluateOptions } from "./evaluate/common.js";
 import { interpret } from "./evaluate/interpret.js";
+import { filterSettings } from "./evaluate/settings.js";
 import { checkAst } from "./semantics/check.js";
 import { ANY, type Schema, type Type } from "./semantics/schema.js";
 import type { Ast } from "./syntax/ast.js";
@@ -54,6 +55,7 @@ export { toSQL, SQLITE_MATCHES_FUNCTION, type ToSqlOptions, type SqlTranslation,
 export { filterPage, type FilterPageOptions, type FilterPage, type PageFilter, type QueryFunction } from "./sql/page.js";
 export { sqliteMatches, registerSqliteFunctions, type SqliteDatabase } from "./sql/sqlite-functions.js";
 export { stringifyJson } from "./sql/stringify.js";
+export { FilterTable, type FilterTableOptions } from "./table/filter-table.js";
 
 /** Options of `compile`. */
 export interface CompileOptions extends ParseOptions, EvaluateOptions {
@@ -143,7 +145,9 @@ export function compile<T = unknown>(expression: string, options: CompileOptions
     const first = checkAst(ast, expression, type, { unknownValue: "unknownValue" in options }).find((e) => e.alwaysFails);
     if (first) throw first;
   }
-  return new CompiledFilter<T>(expression, ast, options.schema, compileAst(ast, expression, type, evaluateOptions), options.maxSteps);
+  const filter = new CompiledFilter<T>(expression, ast, options.schema, compileAst(ast, expression, type, evaluateOptions), options.maxSteps);
+  filterSettings.set(filter, { root: type, options: evaluateOptions, maxSteps: options.maxSteps });
+  return filter;
 }
 
 /**

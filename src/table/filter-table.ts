@@ -1,0 +1,143 @@
+/**
+ * `FilterTable`: a held list kept with columns beside its rows, filtered by deciding each part of a
+ * filter once per distinct value instead of once per row (see `plan.ts`), with exactly the answers and
+ * errors of `filter.filter(items)`.
+ */
+import type { Filter } from "../index.js";
+import { filterSettings } from "../evaluate/settings.js";
+import type { Schema } from "../semantics/schema.js";
+import { Column } from "./column.js";
+import { ERROR, TRUE, bindPlan, planFilter, type PlanNode } from "./plan.js";
+
+/** Options of `FilterTable.from`. */
+export interface FilterTableOptions {
+  /**
+   * The record type of the rows: its scalar fields get their columns at once (other paths get theirs
+   * the first time a filter reads them).
+   */
+  schema?: Schema;
+}
+
+/**
+ * A list held for filtering. Each selector path a filter reads outside `any`/`all` gets a column (4
+ * bytes a row, and one dictionary entry per distinct value), built the first time it is read and
+ * kept current by `set`, `push` and `delete`. `filter(f)` answers exactly as `f.filter(items)`: the
+ * same items in the same order, or the same error (that of the first row, in list order, that fails).
+ *
+ * Rows are read, never copied: change a row only through `set` (a row changed in place leaves its
+ * columns stale). Parts of a filter that have no columnar form (`any`/`all`, values reached through a
+ * list, values that are not plain data) are evaluated row by row on the rows still in play; a filter
+ * compiled with `maxSteps` runs row by row (its budget is per row).
+ */
+export class FilterTable<T = unknown> {
+  private readonly rows: T[];
+  private readonly columns = new Map<string, Column>();
+  private readonly plans = new WeakMap<Filter<never>, PlanNode | null>();
+  private readonly view = { rows: [] as readonly unknown[], column: (keys: readonly string[], mapsByKeys: boolean) => this.column(keys, mapsByKeys) };
+
+  private constructor(rows: T[]) {
+    this.rows = rows;
+    this.view.rows = rows;
+  }
+
+  /** A table of `items` (copied into the table's own list; the items themselves are not copied). */
+  static from<T>(items: Iterable<T>, options: FilterTableOptions = {}): FilterTable<T> {
+    const table = new FilterTable<T>([...items]);
+    const schema = options.schema;
+    if (schema?.kind === "record") {
+      for (const [name, type] of Object.entries(schema.fields)) {
+        if (type.kind === "string" || type.kind === "int" || type.kind === "uint" || type.kind === "float" || type.kind === "bool") table.column([name]);
+      }
+    }
+    return table;
+  }
+
+  /** The number of rows. */
+  get length(): number {
+    return this.rows.length;
+  }
+
+  /** Row `i`. */
+  at(i: number): T | undefined {
+    return this.rows[i];
+  }
+
+  /** The rows, in order (the table's own list: do not change it). */
+  items(): readonly T[] {
+    return this.rows;
+  }
+
+  /** Bytes the columns hold, roughly (the rows themselves are the caller's). */
+  get columnBytes(): number {
+    let n = 0;
+    for (const c of this.columns.values()) n += c.bytes;
+    return n;
+  }
+
+  /** Replaces row `i` (0 ≤ i < length). */
+  set(i: number, item: T): void {
+    this.check(i);
+    this.rows[i] = item;
+    for (const c of this.columns.values()) c.set(i, item, this.rows);
+  }
+
+  /** Appends a row; returns the new length. */
+  push(item: T): number {
+    this.rows.push(item);
+    for (const c of this.columns.values()) c.push(item, this.rows);
+    return this.rows.length;
+  }
+
+  /** Removes row `i` (the rows after it move up one). */
+  delete(i: number): void {
+    this.check(i);
+    this.rows.splice(i, 1);
+    for (const c of this.columns.values()) c.delete(i, this.rows.length);
+  }
+
+  private check(i: number): void {
+    if (!Number.isInteger(i) || i < 0 || i >= this.rows.length) throw new RangeError(`row ${i} is not in a table of ${this.rows.length}`);
+  }
+
+  private column(keys: readonly string[], mapsByKeys = false): Column {
+    const name = `${mapsByKeys ? "k" : "v"}${JSON.stringify(keys)}`;
+    let c = this.columns.get(name);
+    if (c === undefined) {
+      c = new Column(keys, this.rows, mapsByKeys);
+      this.columns.set(name, c);
+    }
+    return c;
+  }
+
+  /**
+   * The rows `filter` matches, in order: exactly `filter.filter(items)`, errors included. A filter
+   * not made by `compile` runs row by row.
+   */
+  filter(filter: Filter<T>): T[] {
+    const plan = this.planOf(filter);
+    if (plan === null) return filter.filter(this.rows);
+    const n = this.rows.length;
+    const state = bindPlan(plan, this.view);
+    const out: T[] = [];
+    for (let i = 0; i < n; i++) {
+      const s = state(i);
+      if (s === TRUE) out.push(this.rows[i]!);
+      else if (s === ERROR) {
+        filter.evaluate(this.rows[i]!); // throws the row's error, as filter.filter would
+        return filter.filter(this.rows); // (unreachable while the plan is exact)
+      }
+    }
+    return out;
+  }
+
+  private planOf(filter: Filter<T>): PlanNode | null {
+    const key = filter as Filter<never>;
+    let plan = this.plans.get(key);
+    if (plan === undefined) {
+      const settings = filterSettings.get(filter);
+      plan = settings === undefined || settings.maxSteps !== undefined ? null : (planFilter(filter.ast, filter.expression, settings) ?? null);
+      this.plans.set(key, plan);
+    }
+    return plan;
+  }
+}

@@ -1,0 +1,156 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { compile, FilterError, FilterTable, print, schemas, type CompileOptions, type Filter, type Schema } from "../../src/index.js";
+import { JOB_NAMES, NAMES, exprArb, jobArb, jsonArb } from "../support/arbitraries.js";
+import { loadCorpus } from "../support/corpus.js";
+
+// The table law: `table.filter(f)` is `f.filter(items)` — the same items in the same order, or the
+// same error (class, code, message, span) — for random lists and filters, and after random changes.
+
+function outcome(run: () => unknown[]): unknown {
+  try {
+    return run();
+  } catch (e) {
+    if (!FilterError.is(e)) throw e;
+    return { name: e.name, code: e.code, message: e.message, span: e.span };
+  }
+}
+
+/** Data beyond plain JSON: class instances, null-prototype objects, arrays with holes, bigints, -0. */
+type Shape = "plain" | "class" | "null-prototype" | "holes" | "bigint" | "negative-zero";
+const SHAPES: readonly Shape[] = ["plain", "class", "null-prototype", "holes", "bigint", "negative-zero"];
+
+class Row {
+  constructor(fields: Record<string, unknown>) {
+    Object.assign(this, fields);
+  }
+}
+
+function reshape(value: unknown, shape: Shape): unknown {
+  if (Array.isArray(value)) {
+    const items = value.map((v) => reshape(v, shape));
+    if (shape !== "holes") return items;
+    const holed = new Array<unknown>(items.length + 1);
+    items.forEach((v, i) => (holed[i] = v));
+    return holed;
+  }
+  if (typeof value === "number" && shape === "bigint" && Number.isSafeInteger(value)) return BigInt(value);
+  if (value === 0 && shape === "negative-zero") return -0;
+  if (typeof value !== "object" || value === null || typeof value === "bigint") return value;
+  const fields = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, reshape(v, shape)]));
+  if (shape === "class") return new Row(fields);
+  if (shape === "null-prototype") return Object.assign(Object.create(null) as object, fields);
+  return fields;
+}
+
+/** A list drawn from a few distinct rows (so that rows share their values, as real lists do), each reshaped or not. */
+function listArb(data: fc.Arbitrary<unknown>): fc.Arbitrary<unknown[]> {
+  return fc
+    .tuple(fc.array(data, { minLength: 1, maxLength: 4 }), fc.array(fc.tuple(fc.nat(), fc.constantFrom(...SHAPES)), { maxLength: 12 }))
+    .map(([pool, picks]) => picks.map(([i, shape]) => reshape(pool[i % pool.length], shape)));
+}
+
+type Change = { op: "set"; at: number; pick: number } | { op: "push"; pick: number } | { op: "delete"; at: number };
+const changeArb: fc.Arbitrary<Change> = fc.oneof(
+  fc.record({ op: fc.constant("set" as const), at: fc.nat(), pick: fc.nat() }),
+  fc.record({ op: fc.constant("push" as const), pick: fc.nat() }),
+  fc.record({ op: fc.constant("delete" as const), at: fc.nat() }),
+);
+
+const optionsArb: fc.Arbitrary<CompileOptions> = fc.record(
+  { check: fc.boolean(), unknownValue: fc.constantFrom<unknown>(null, "", "x", 0, true) },
+  { requiredKeys: [] },
+);
+
+const modes: { name: string; names: readonly string[]; data: fc.Arbitrary<unknown>; schema: Schema | undefined }[] = [
+  { name: "plain JSON", names: NAMES, data: jsonArb(NAMES), schema: undefined },
+  { name: "typed job records", names: JOB_NAMES, data: jobArb, schema: schemas.job },
+];
+
+function compiled(text: string, options: CompileOptions): Filter | undefined {
+  try {
+    return compile(text, options);
+  } catch (e) {
+    if (!FilterError.is(e) || e.name === "FilterEvaluationError") throw e;
+    return undefined; // rejected at compile time: nothing to filter with
+  }
+}
+
+describe.each(modes)("table.filter(f) = f.filter(items) over $name", ({ names, data, schema }) => {
+  it("the same items or the same error, for random lists, filters and options", () => {
+    fc.assert(
+      fc.property(fc.array(exprArb(names), { minLength: 1, maxLength: 3 }), optionsArb, listArb(data), (asts, given, items) => {
+        const table = FilterTable.from(items, schema === undefined ? {} : { schema });
+        for (const ast of asts) {
+          const f = compiled(print(ast), { ...given, schema });
+          if (f === undefined) continue;
+          expect(outcome(() => table.filter(f))).toEqual(outcome(() => f.filter(items)));
+        }
+      }),
+      { numRuns: 3_000 },
+    );
+  });
+
+  it("stays exact after random set, push and delete (answers cached before the changes included)", () => {
+    fc.assert(
+      fc.property(fc.array(exprArb(names), { minLength: 1, maxLength: 3 }), listArb(data), fc.array(data, { minLength: 1, maxLength: 4 }), fc.array(changeArb, { maxLength: 8 }), (asts, items, pool, changes) => {
+        const filters = asts.map((ast) => compiled(print(ast), { schema })).filter((f) => f !== undefined);
+        const table = FilterTable.from(items);
+        const list = [...items];
+        const agree = () => {
+          for (const f of filters) expect(outcome(() => table.filter(f))).toEqual(outcome(() => f.filter(list)));
+        };
+        agree();
+        for (const c of changes) {
+          if (c.op === "push") {
+            const item = pool[c.pick % pool.length];
+            table.push(item);
+            list.push(item);
+          } else if (list.length > 0) {
+            const at = c.at % list.length;
+            if (c.op === "set") {
+              const item = pool[c.pick % pool.length];
+              table.set(at, item);
+              list[at] = item;
+            } else {
+              table.delete(at);
+              list.splice(at, 1);
+            }
+          }
+          agree();
+        }
+        expect(table.items()).toEqual(list);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+});
+
+describe("FilterTable over the conformance corpora", () => {
+  const cases = [...loadCorpus(), ...loadCorpus(["fidelity-cases.jsonl", "regex-unicode-cases.jsonl"])].filter((c) => c.expect !== "parse-error");
+
+  it("answers every case as the reference does, one table per expression over all its data", () => {
+    const byExpression = new Map<string, typeof cases>();
+    for (const c of cases) byExpression.set(`${c.kind}\u0000${c.expr}`, [...(byExpression.get(`${c.kind}\u0000${c.expr}`) ?? []), c]);
+    const bad: string[] = [];
+    for (const group of byExpression.values()) {
+      const kind = group[0]!.kind;
+      const f = compiled(group[0]!.expr, { schema: kind === "json" ? undefined : schemas[kind], check: false });
+      if (f === undefined) continue;
+      // Each case alone (the reference's answer), then all the expression's data in one table (filter's answer).
+      for (const c of group) {
+        let got: string;
+        try {
+          got = String(FilterTable.from([c.datum]).filter(f).length === 1);
+        } catch (e) {
+          got = FilterError.is(e) ? "eval-error" : "crash";
+        }
+        if (got !== c.expect) bad.push(`${c.id} ${c.expr}: expected ${c.expect}, got ${got}`);
+      }
+      const data = group.map((c) => c.datum);
+      expect(outcome(() => FilterTable.from(data).filter(f))).toEqual(outcome(() => f.filter(data)));
+    }
+    expect(bad).toEqual([]);
+    expect(byExpression.size).toBeGreaterThan(1000);
+  });
+});
