@@ -122,15 +122,15 @@ export class Column {
     this.compact(rows);
   }
 
-  /** `row` was appended as the last of `rows`. */
-  push(row: unknown, rows: readonly unknown[]): void {
-    const at = rows.length - 1;
-    if (at >= this.codes.length) {
+  /** `row` was inserted as row `i` of `rows` (the rows from `i` on moved down one). */
+  insert(i: number, row: unknown, rows: readonly unknown[]): void {
+    if (rows.length > this.codes.length) {
       const grown = new Int32Array(Math.max(16, this.codes.length * 2));
       grown.set(this.codes);
       this.codes = grown;
     }
-    this.codes[at] = this.code(row, rows.length);
+    this.codes.copyWithin(i + 1, i, rows.length - 1);
+    this.codes[i] = this.code(row, rows.length);
     this.compact(rows);
   }
 

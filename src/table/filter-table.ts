@@ -33,6 +33,8 @@ export class FilterTable<T = unknown> {
   private readonly rows: T[];
   private readonly columns = new Map<string, Column>();
   private readonly plans = new WeakMap<Filter<never>, PlanNode | null>();
+  /** Counts the changes (`set`, `push`, `insert`, `delete`): a matcher made at one version reads that version's rows. */
+  version = 0;
   private readonly view = { rows: [] as readonly unknown[], column: (keys: readonly string[], mapsByKeys: boolean) => this.column(keys, mapsByKeys) };
 
   private constructor(rows: T[]) {
@@ -78,20 +80,29 @@ export class FilterTable<T = unknown> {
   set(i: number, item: T): void {
     this.check(i);
     this.rows[i] = item;
+    this.version++;
     for (const c of this.columns.values()) c.set(i, item, this.rows);
   }
 
   /** Appends a row; returns the new length. */
   push(item: T): number {
-    this.rows.push(item);
-    for (const c of this.columns.values()) c.push(item, this.rows);
+    this.insert(this.rows.length, item);
     return this.rows.length;
+  }
+
+  /** Inserts a row before row `i` (0 ≤ i ≤ length; the rows from `i` on move down one). */
+  insert(i: number, item: T): void {
+    if (i !== this.rows.length) this.check(i);
+    this.rows.splice(i, 0, item);
+    this.version++;
+    for (const c of this.columns.values()) c.insert(i, item, this.rows);
   }
 
   /** Removes row `i` (the rows after it move up one). */
   delete(i: number): void {
     this.check(i);
     this.rows.splice(i, 1);
+    this.version++;
     for (const c of this.columns.values()) c.delete(i, this.rows.length);
   }
 
@@ -114,20 +125,27 @@ export class FilterTable<T = unknown> {
    * not made by `compile` runs row by row.
    */
   filter(filter: Filter<T>): T[] {
-    const plan = this.planOf(filter);
-    if (plan === null) return filter.filter(this.rows);
-    const n = this.rows.length;
-    const state = bindPlan(plan, this.view);
+    const test = this.matcher(filter);
     const out: T[] = [];
-    for (let i = 0; i < n; i++) {
-      const s = state(i);
-      if (s === TRUE) out.push(this.rows[i]!);
-      else if (s === ERROR) {
-        filter.evaluate(this.rows[i]!); // throws the row's error, as filter.filter would
-        return filter.filter(this.rows); // (unreachable while the plan is exact)
-      }
-    }
+    for (let i = 0; i < this.rows.length; i++) if (test(i)) out.push(this.rows[i]!);
     return out;
+  }
+
+  /**
+   * A test of row `i` by its number, answering exactly as `filter.evaluate(table.at(i))` (errors
+   * included), through the columns. It reads the table as it is now: make a new one after a change
+   * (`version` tells). For callers that walk the rows themselves (a paginator, a scan in slices).
+   */
+  matcher(filter: Filter<T>): (i: number) => boolean {
+    const rows = this.rows;
+    const plan = this.planOf(filter);
+    if (plan === null) return (i) => filter.evaluate(rows[i]!);
+    const state = bindPlan(plan, this.view);
+    return (i) => {
+      const s = state(i);
+      // An error row: the filter's own evaluation throws its error (the plan is exact).
+      return s === ERROR ? filter.evaluate(rows[i]!) : s === TRUE;
+    };
   }
 
   private planOf(filter: Filter<T>): PlanNode | null {
