@@ -1,4 +1,4 @@
-import { compile, schemas, FilterEvaluationError, FilterSyntaxError, FilterTypeError, type EvaluationBudget, type PageFilter } from "filter-expr";
+import { compile, schemas, FilterEvaluationError, FilterSyntaxError, FilterTypeError, type EvaluationBudget, type Expr, type Filter, type FilterTable, type PageFilter } from "filter-expr";
 import { BadRequest } from "./errors.js";
 
 /** The name of one of the library's schemas (`schemas.job`, `schemas.deployment`). */
@@ -132,13 +132,48 @@ export function evaluator<T>(filter: ItemFilter | undefined, limit: number, work
     try {
       return filter.evaluate(item, budget);
     } catch (e) {
-      if (e instanceof FilterEvaluationError) {
-        if (e.code === "too-expensive") throw new BadRequest(`failed to read result page: ${e.summary} (${limit} steps per item) at ${e.line}:${e.column}`);
-        throw new BadRequest(`failed to read result page: ${e.message}`);
-      }
-      throw e;
+      throw pageError(e, limit);
     } finally {
       work.steps += limit - budget.steps;
+    }
+  };
+}
+
+/** The 400 that an evaluation error ends a page with (other errors pass through). */
+function pageError(e: unknown, limit: number): unknown {
+  if (!(e instanceof FilterEvaluationError)) return e;
+  if (e.code === "too-expensive") return new BadRequest(`failed to read result page: ${e.summary} (${limit} steps per item) at ${e.line}:${e.column}`);
+  return new BadRequest(`failed to read result page: ${e.message}`);
+}
+
+/**
+ * True when the filter's work on one item can grow with the item: an `any`/`all` (with the lengths of
+ * its lists) or a regular expression (with the length of its text; the budget charges it).
+ */
+export function workGrowsWithItems(filter: ItemFilter): boolean {
+  const stack: Expr[] = [filter.ast];
+  while (stack.length > 0) {
+    const e = stack.pop()!;
+    if (e.kind === "collection") return true;
+    if (e.kind === "match" && (e.op === "matches" || e.op === "not matches")) return true;
+    if (e.kind === "not") stack.push(e.operand);
+    else if (e.kind === "and" || e.kind === "or") stack.push(...e.operands);
+  }
+  return false;
+}
+
+/**
+ * A filter over a table's rows by number (`FilterTable.matcher`), the 400 ending the page on an
+ * evaluation error as `evaluator`'s. Only for filters whose work per item is bounded by the
+ * expression (`workGrowsWithItems` false): they need no budget.
+ */
+export function rowEvaluator<T>(table: FilterTable<T>, filter: ItemFilter): (row: number) => boolean {
+  const test = table.matcher(filter as unknown as Filter<T>);
+  return (row) => {
+    try {
+      return test(row);
+    } catch (e) {
+      throw pageError(e, 0);
     }
   };
 }

@@ -80,19 +80,23 @@ export type CheckOrder =
   /** The scheduler's order, the filter first (its errors and costs can tell what the token may not read). */
   | "nomad";
 
-/** The checks of a page: the filter (it may throw: an evaluation error ends the page) and the ACL check. */
+/**
+ * The checks of a page: the filter (it may throw: an evaluation error ends the page) and the ACL
+ * check. The filter takes the item and its row (its position in the store's list, when the store
+ * reads one).
+ */
 export interface PageChecks<T> {
-  matches?: (item: T) => boolean;
+  matches?: (item: T, row: number) => boolean;
   allowed?: (item: T) => boolean;
   order: CheckOrder;
 }
 
 /** One item's checks as a single test, in the order asked for. */
-export function checksOf<T>(checks: PageChecks<T>): ((item: T) => boolean) | undefined {
+export function checksOf<T>(checks: PageChecks<T>): ((item: T, row: number) => boolean) | undefined {
   const { matches, allowed } = checks;
   if (matches === undefined) return allowed;
   if (allowed === undefined) return matches;
-  return checks.order === "acl-first" ? (item) => allowed(item) && matches(item) : (item) => matches(item) && allowed(item);
+  return checks.order === "acl-first" ? (item, row) => allowed(item) && matches(item, row) : (item, row) => matches(item, row) && allowed(item);
 }
 
 /**
@@ -109,7 +113,7 @@ export class PageBuilder<T> {
   constructor(
     private readonly walk: Walk<T>,
     private readonly perPage: number,
-    private readonly check: ((item: T) => boolean) | undefined,
+    private readonly check: ((item: T, row: number) => boolean) | undefined,
   ) {
     this.found = walk.seek === undefined;
   }
@@ -124,8 +128,8 @@ export class PageBuilder<T> {
     this.keyed = keyed;
   }
 
-  /** Takes the next item of the walk; false when the page is complete (nothing more is needed). */
-  offer(item: T): boolean {
+  /** Takes the next item of the walk (`row`: its position in the store's list); false when the page is complete. */
+  offer(item: T, row = -1): boolean {
     const walk = this.walk;
     if (walk.namespace !== undefined && walk.namespaceOf(item) !== walk.namespace) return true;
     if (!this.found && !this.keyed) {
@@ -133,7 +137,7 @@ export class PageBuilder<T> {
       const c = seek.compare(walk.order.token(item));
       if (walk.reverse ? c > 0 : c < 0) return true;
     }
-    if (this.check !== undefined && !this.check(item)) return true;
+    if (this.check !== undefined && !this.check(item, row)) return true;
     this.found = true;
     if (this.perPage !== 0 && this.items.length >= this.perPage) {
       this.next = walk.order.token(item);

@@ -4,6 +4,7 @@ import type { Table } from "../../lists/records.js";
 import { planRegistration, type JobSpec, type RegisterResponse } from "../../lists/register.js";
 import type { ListRead, SchedulerStore, StorePage } from "../types.js";
 import { readIndexPage } from "./pages.js";
+import { workGrowsWithItems, rowEvaluator } from "../../lists/filters.js";
 import type { SchedulerState } from "./state.js";
 
 export class MemoryStore implements SchedulerStore {
@@ -18,7 +19,12 @@ export class MemoryStore implements SchedulerStore {
   async readPage<T>(read: ListRead<T>): Promise<StorePage<T>> {
     const index = this.state.indexOf(read.endpoint.table);
     const walk = planWalk(read.endpoint, read.query, (order) => this.state.orderIndex(order).partitions);
-    const page = await readIndexPage(this.state.orderIndex(walk.order), walk, read.query.perPage, checksOf(read), read.pause);
+    const orderIndex = this.state.orderIndex(walk.order);
+    // A filter whose work per item is bounded reads the index's columns (it needs no budget).
+    const filter = read.filter;
+    const atRow = filter !== undefined && !workGrowsWithItems(filter) ? rowEvaluator(orderIndex.table, filter) : undefined;
+    const checks = { check: checksOf(read), atRow: atRow && checksOf({ ...read, matches: (_item: T, row: number) => atRow(row) }) };
+    const page = await readIndexPage(orderIndex, walk, read.query.perPage, checks, read.pause);
     return { ...page, index };
   }
 

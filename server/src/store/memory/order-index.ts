@@ -1,11 +1,14 @@
 /**
  * The embedded store's index of one list order: the items sorted by (partition, key) as the order
- * declares them (bytewise), kept sorted on every write; ranges by binary search.
+ * declares them (bytewise), kept sorted on every write; ranges by binary search. The items are held
+ * in a `FilterTable`, so that a filter reads columns rather than rows (`table.matcher`).
  */
+import { FilterTable } from "filter-expr";
 import { compareStrings, type ListOrder } from "../../lists/orders.js";
 
 export class OrderIndex<T> {
-  private items: T[] = [];
+  private rows = FilterTable.from<T>([]);
+  private items: readonly T[] = this.rows.items();
   private partitionNames: string[] = [];
 
   constructor(readonly order: ListOrder<T>) {}
@@ -24,13 +27,19 @@ export class OrderIndex<T> {
     const { partition, key } = this.order;
     const decorated = [...items].map((item) => ({ item, p: partition?.(item) ?? "", k: key(item) }));
     decorated.sort((a, b) => compareStrings(a.p, b.p) || compareStrings(a.k, b.k));
-    this.items = decorated.map((d) => d.item);
+    this.rows = FilterTable.from(decorated.map((d) => d.item));
+    this.items = this.rows.items();
     this.partitionNames = partition === undefined ? [] : [...new Set(decorated.map((d) => d.p))];
   }
 
   /** The items in order (the array changes in place on writes: copy what must outlive an event-loop turn). */
   get all(): readonly T[] {
     return this.items;
+  }
+
+  /** The items as a table (row numbers are positions in `all`; `version` changes on every write). */
+  get table(): FilterTable<T> {
+    return this.rows;
   }
 
   get size(): number {
@@ -47,10 +56,10 @@ export class OrderIndex<T> {
     const at = this.lowerBound((x) => this.compare(x, item) < 0);
     const here = this.items[at];
     if (here !== undefined && this.compare(here, item) === 0) {
-      this.items[at] = item;
+      this.rows.set(at, item);
       return;
     }
-    this.items.splice(at, 0, item);
+    this.rows.insert(at, item);
     const p = this.order.partition?.(item);
     if (p !== undefined && !this.partitionNames.includes(p)) {
       this.partitionNames.push(p);
