@@ -10,8 +10,24 @@ export class OrderIndex<T> {
   private rows = FilterTable.from<T>([]);
   private items: readonly T[] = this.rows.items();
   private partitionNames: string[] = [];
+  /** Scans reading the array across event-loop turns: each is told before a write changes it. */
+  private readonly readers = new Set<() => void>();
 
   constructor(readonly order: ListOrder<T>) {}
+
+  /**
+   * Registers a scan that reads `all` across event-loop turns: `beforeWrite` is called (once per
+   * write, synchronously) before the array changes, for the scan to copy what it still needs. Returns
+   * the release.
+   */
+  pin(beforeWrite: () => void): () => void {
+    this.readers.add(beforeWrite);
+    return () => this.readers.delete(beforeWrite);
+  }
+
+  private beforeWrite(): void {
+    for (const reader of this.readers) reader();
+  }
 
   private compare(a: T, b: T): number {
     const { partition, key } = this.order;
@@ -53,6 +69,7 @@ export class OrderIndex<T> {
 
   /** Adds the item, or replaces the one with the same (partition, key). */
   upsert(item: T): void {
+    this.beforeWrite();
     const at = this.lowerBound((x) => this.compare(x, item) < 0);
     const here = this.items[at];
     if (here !== undefined && this.compare(here, item) === 0) {

@@ -22,6 +22,21 @@ interface Segment<T> {
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
+/** `offerRange`'s answer when the page is complete. */
+const COMPLETE = -2;
+
+/**
+ * Offers `items[i]` for i from `from` towards `end` (excluded) by `step`; returns `end` when all were
+ * offered, `COMPLETE` when the page is, or the position `pause` asked to stop before (not offered).
+ */
+function offerRange<T>(builder: PageBuilder<T>, items: readonly T[], from: number, end: number, step: number, base: number, pause: () => boolean): number {
+  for (let i = from; i !== end; i += step) {
+    if (pause()) return i;
+    if (!builder.offer(items[i] as T, base + i)) return COMPLETE;
+  }
+  return end;
+}
+
 /** An item's checks: `check` by the item, or `atRow` by its row in the index's table (while the table is as it was at the call). */
 export interface IndexChecks<T> {
   check: ((item: T, row: number) => boolean) | undefined;
@@ -30,8 +45,10 @@ export interface IndexChecks<T> {
 
 /**
  * The page of `walk` over `index`: `checks` are an item's checks (ACL and filter, in the order asked),
- * `pause` is asked before each item and yields to the event loop when true. The row checks read the
- * index's columns; after a write in a pause they are left for the item checks (the rows moved).
+ * `pause` is asked before each item and yields to the event loop when true. While the scan waits in a
+ * pause, a write to the index first copies the ranges the scan has still to read (`OrderIndex.pin`),
+ * so that the page is that of the state at the call; the row checks read the index's columns, and
+ * after such a write the item checks take over (the rows moved).
  */
 export async function readIndexPage<T>(index: OrderIndex<T>, walk: Walk<T>, perPage: number, checks: IndexChecks<T>, pause: () => boolean): Promise<Page<T>> {
   const key = index.order.key;
@@ -51,39 +68,57 @@ export async function readIndexPage<T>(index: OrderIndex<T>, walk: Walk<T>, perP
   const { check, atRow } = checks;
   const test = atRow === undefined ? check : (item: T, row: number) => (table.version === version ? atRow(item, row) : check === undefined || check(item, row));
   const builder = new PageBuilder(walk, perPage, test);
+  // Where the scan is: segment `s`, position `i` of `items`, in [lo, hi).
+  const at = { s: 0, i: 0, lo: 0, hi: 0, items: index.all, base: 0 };
   let copied = false;
-  for (let s = 0; s < segments.length; s++) {
-    const segment = segments[s]!;
-    const keyed = !builder.started && seekKey !== undefined;
-    builder.startRun(keyed);
-    let lo = keyed && !walk.reverse ? segment.seekLo : segment.lo;
-    let hi = keyed && walk.reverse ? segment.seekHi : segment.hi;
-    let items = segment.items;
-    let base = segment.base;
-    const step = walk.reverse ? -1 : 1;
-    for (let i = walk.reverse ? hi - 1 : lo; walk.reverse ? i >= lo : i < hi; i += step) {
-      if (pause()) {
-        if (!copied) {
-          // The index's array changes in place on writes: keep this run's rest and the later runs as they are.
-          for (let t = s + 1; t < segments.length; t++) {
-            const later = segments[t]!;
-            later.items = later.items.slice(later.lo, later.hi);
-            [later.seekLo, later.seekHi] = [later.seekLo - later.lo, later.seekHi - later.lo];
-            later.hi -= later.lo;
-            later.base = later.lo;
-            later.lo = 0;
-          }
-          items = items.slice(lo, hi);
-          i -= lo;
-          hi -= lo;
-          base = lo;
-          lo = 0;
-          copied = true;
-        }
-        await nextTurn();
-      }
-      if (!builder.offer(items[i] as T, base + i)) return builder.page();
+  const keep = (): void => {
+    // A write is about to change the index's array: keep this run's rest and the later runs as they are.
+    if (copied) return;
+    copied = true;
+    for (let t = at.s + 1; t < segments.length; t++) {
+      const later = segments[t]!;
+      later.items = later.items.slice(later.lo, later.hi);
+      [later.seekLo, later.seekHi] = [later.seekLo - later.lo, later.seekHi - later.lo];
+      later.hi -= later.lo;
+      later.base = later.lo;
+      later.lo = 0;
     }
+    at.items = at.items.slice(at.lo, at.hi);
+    at.i -= at.lo;
+    at.hi -= at.lo;
+    at.base = at.lo;
+    at.lo = 0;
+  };
+  const step = walk.reverse ? -1 : 1;
+  const unpin = index.pin(keep);
+  try {
+    for (let s = 0; s < segments.length; s++) {
+      const segment = segments[s]!;
+      const keyed = !builder.started && seekKey !== undefined;
+      builder.startRun(keyed);
+      Object.assign(at, {
+        s,
+        lo: keyed && !walk.reverse ? segment.seekLo : segment.lo,
+        hi: keyed && walk.reverse ? segment.seekHi : segment.hi,
+        items: segment.items,
+        base: segment.base,
+      });
+      at.i = walk.reverse ? at.hi - 1 : at.lo;
+      for (;;) {
+        // Synchronous stretches between pauses (a loop without `await` is what V8 optimizes best).
+        const end = walk.reverse ? at.lo - 1 : at.hi;
+        const stop = offerRange(builder, at.items, at.i, end, step, at.base, pause);
+        if (stop === COMPLETE) return builder.page();
+        if (stop === end) break;
+        at.i = stop;
+        await nextTurn();
+        // The item `pause` stopped before is offered first when the scan resumes.
+        if (!builder.offer(at.items[at.i] as T, at.base + at.i)) return builder.page();
+        at.i += step;
+      }
+    }
+    return builder.page();
+  } finally {
+    unpin();
   }
-  return builder.page();
 }
