@@ -49,8 +49,11 @@ describe("a scan of the embedded store while writes land in its pauses", () => {
     ["a filter the columns decide", "Priority == 3"],
     ["a filter evaluated item by item (a regular expression)", 'Priority == 3 and Name matches "^job-"'],
   ])("%s: the page is that of the state at the call", async (_name, expression) => {
+    let landed = 0;
     for (const reverse of [false, true]) {
-      for (const pauseAt of [1, 500, 1500, 2999]) {
+      // `pause` is asked before each item, or every 16 rows where the columns decide: these land early,
+      // in the middle and late in either case, or (the last ones, past the end) not at all.
+      for (const pauseAt of [1, 20, 100, 180, 1500, 2999]) {
         const store = new MemoryStore(new SchedulerState(snapshotFromData({ jobs: JOBS })));
         const filter = compile(expression, { schema: schemas.job });
         const read = (pause: () => boolean) =>
@@ -77,13 +80,15 @@ describe("a scan of the embedded store while writes land in its pauses", () => {
           return true;
         });
         await Promise.all(writes);
-        expect(seen).toBeGreaterThanOrEqual(pauseAt);
         expect(page.items.map((j) => j.ID)).toEqual(before);
+        if (writes.length === 0) continue;
+        landed++;
         // The writes did land: the next read sees them.
         const after = (await read(() => false)).items.map((j) => j.ID);
         expect(after).not.toEqual(before);
         expect(after).toContain("job-01500a");
       }
     }
+    expect(landed).toBeGreaterThanOrEqual(8);
   });
 });

@@ -1,4 +1,4 @@
-import { compile, schemas, FilterEvaluationError, FilterSyntaxError, FilterTypeError, type EvaluationBudget, type Expr, type Filter, type FilterTable, type PageFilter } from "filter-expr";
+import { compile, schemas, FilterEvaluationError, FilterSyntaxError, FilterTypeError, type EvaluationBudget, type Expr, type PageFilter } from "filter-expr";
 import { BadRequest } from "./errors.js";
 
 /** The name of one of the library's schemas (`schemas.job`, `schemas.deployment`). */
@@ -163,12 +163,11 @@ export function workGrowsWithItems(filter: ItemFilter): boolean {
 }
 
 /**
- * A filter over a table's rows by number (`FilterTable.matcher`), the 400 ending the page on an
- * evaluation error as `evaluator`'s. Only for filters whose work per item is bounded by the
- * expression (`workGrowsWithItems` false): they need no budget.
+ * A row test by number (`FilterTable.matcher`) with the 400 ending the page on an evaluation error,
+ * as `evaluator`'s. Only for filters whose work per item is bounded by the expression
+ * (`workGrowsWithItems` false): they need no budget.
  */
-export function rowEvaluator<T>(table: FilterTable<T>, filter: ItemFilter): (row: number) => boolean {
-  const test = table.matcher(filter as unknown as Filter<T>);
+export function rowEvaluator(test: (row: number) => boolean): (row: number) => boolean {
   return (row) => {
     try {
       return test(row);

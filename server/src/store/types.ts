@@ -23,7 +23,7 @@ export interface ListRead<T> {
   readable: ReadonlySet<string> | null;
   /** Whether the ACL check comes before the filter (the default) or after it (the scheduler's order). */
   order: CheckOrder;
-  /** Checked before each item a scan in this process reads: true yields to the event loop. */
+  /** Checked before each item a scan in this process reads (every 16 rows where a table's columns decide the filter): true yields to the event loop. */
   pause: () => boolean;
   /** Aborted when nobody waits for the page any more (its clients left): a store stops what it runs for it. */
   signal?: AbortSignal;

@@ -1,4 +1,5 @@
 /** The embedded store: the in-memory state (optionally persisted to a data directory) behind the store interface. */
+import type { Filter } from "filter-expr";
 import { checksOf, planWalk } from "../../lists/paginate.js";
 import type { Table } from "../../lists/records.js";
 import { planRegistration, type JobSpec, type RegisterResponse } from "../../lists/register.js";
@@ -6,6 +7,17 @@ import type { ListRead, SchedulerStore, StorePage } from "../types.js";
 import { readIndexPage } from "./pages.js";
 import { workGrowsWithItems, rowEvaluator } from "../../lists/filters.js";
 import type { SchedulerState } from "./state.js";
+
+/** Whether the row test answers false (an error is left for the page's checks to raise in order). */
+function rejecter(atRow: (row: number) => boolean): (row: number) => boolean {
+  return (row) => {
+    try {
+      return !atRow(row);
+    } catch {
+      return false;
+    }
+  };
+}
 
 export class MemoryStore implements SchedulerStore {
   readonly kind = "memory";
@@ -22,8 +34,14 @@ export class MemoryStore implements SchedulerStore {
     const orderIndex = this.state.orderIndex(walk.order);
     // A filter whose work per item is bounded reads the index's columns (it needs no budget).
     const filter = read.filter;
-    const atRow = filter !== undefined && !workGrowsWithItems(filter) ? rowEvaluator(orderIndex.table, filter) : undefined;
-    const checks = { check: checksOf(read), atRow: atRow && checksOf({ ...read, matches: (_item: T, row: number) => atRow(row) }) };
+    const test = filter !== undefined && !workGrowsWithItems(filter) ? orderIndex.table.matcher(filter as unknown as Filter<T>) : undefined;
+    const atRow = test && rowEvaluator(test);
+    const checks = {
+      check: checksOf(read),
+      atRow: atRow && checksOf({ ...read, matches: (_item: T, row: number) => atRow(row) }),
+      // Without an ACL check, a row the filter rejects needs nothing else (with one, the ACL goes first).
+      rejects: test !== undefined && read.allowed === undefined ? rejecter(test) : undefined,
+    };
     const page = await readIndexPage(orderIndex, walk, read.query.perPage, checks, read.pause);
     return { ...page, index };
   }
