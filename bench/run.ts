@@ -3,7 +3,8 @@
  *  1. parse time per expression for Q1–Q6;
  *  2. for Q1–Q6 over 100,000 generated job list entries: a hand-written JavaScript predicate, the
  *     compiled filter on plain JSON, and the compiled filter with the job schema;
- *  3. cold compile (parse + check + compile) of a distinct expression each time.
+ *  3. cold compile (parse + check + compile) of a distinct expression each time;
+ *  4. FilterTable against hand-written code (bench/table.ts, which prints its own summary).
  * Results are written to bench/results/<version>/ as JSON; a summary with the ratios is printed.
  *
  *   npm run bench            (builds dist/, then about two minutes)
@@ -96,3 +97,6 @@ for (const r of cold.results) lines.push(`  ${r.name.padEnd(9)} ${(1e6 / r.ops).
 lines.push(`  geometric mean ${geomean(coldTimes).toFixed(2)} µs`);
 
 console.log(`\n${lines.join("\n")}`);
+
+// 4. FilterTable against hand-written code (bench/table.ts; the same flags)
+await import("./table.js");

@@ -8,7 +8,7 @@
  *  - `table.filter(compile(text))`, a new filter each time (compile included, every answer recomputed);
  * and the cost of `table.set(i, job)` per row with the columns those filters built.
  *
- *   npm run bench            (after bench/run.ts)
+ *   npm run bench            (after bench/run.ts's figures)
  *   npx tsx bench/table.ts [--quick]
  */
 import b from "benny";

@@ -64,7 +64,7 @@ const BATCH = 500;
 export const PUSHDOWN_TIMEOUT_MS = 1_000;
 
 /**
- * `statement_timeout` of the other statements of a list read (keyset chunks of at most 10,000 rows in
+ * `statement_timeout` of the other statements of a list read (keyset chunks of at most 2,000 rows in
  * key order, without a condition of the filter's): a safety net, far above what they take.
  */
 export const SCAN_TIMEOUT_MS = 10_000;
