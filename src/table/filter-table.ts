@@ -7,7 +7,8 @@ import type { Filter } from "../index.js";
 import { filterSettings } from "../evaluate/settings.js";
 import type { Schema } from "../semantics/schema.js";
 import { Column } from "./column.js";
-import { ERROR, TRUE, bindPlan, planFilter, type PlanNode } from "./plan.js";
+import { ERROR, FALSE, TRUE, bindPlan, evaluateRange, planFilter, type PlanNode } from "./plan.js";
+import { FilterEvaluationError } from "../errors.js";
 
 /** Options of `FilterTable.from`. */
 export interface FilterTableOptions {
@@ -125,9 +126,39 @@ export class FilterTable<T = unknown> {
    * not made by `compile` runs row by row.
    */
   filter(filter: Filter<T>): T[] {
-    const test = this.matcher(filter);
+    const states = this.answers(filter);
     const out: T[] = [];
-    for (let i = 0; i < this.rows.length; i++) if (test(i)) out.push(this.rows[i]!);
+    for (let i = 0; i < states.length; i++) {
+      const s = states[i];
+      if (s === TRUE) out.push(this.rows[i]!);
+      else if (s === ERROR && filter.evaluate(this.rows[i]!)) out.push(this.rows[i]!); // throws the row's error
+    }
+    return out;
+  }
+
+  /**
+   * The answers of rows [from, to) at once, one byte a row: 1 where the row matches, 0 where it does
+   * not, 2 where it fails (`filter.evaluate(table.at(i))` throws its error). Computed part by part in
+   * tight loops over the columns, each part on the rows its predecessors left open: the parts and rows
+   * a `matcher` would evaluate, faster.
+   */
+  answers(filter: Filter<T>, from = 0, to = this.rows.length): Uint8Array {
+    if (!(Number.isInteger(from) && Number.isInteger(to) && 0 <= from && from <= to && to <= this.rows.length)) {
+      throw new RangeError(`rows [${from}, ${to}) are not in a table of ${this.rows.length}`);
+    }
+    const out = new Uint8Array(to - from);
+    const plan = this.planOf(filter);
+    if (plan !== null) evaluateRange(plan, this.view, from, out);
+    else {
+      for (let i = from; i < to; i++) {
+        try {
+          out[i - from] = filter.evaluate(this.rows[i]!) ? TRUE : FALSE;
+        } catch (e) {
+          if (!(e instanceof FilterEvaluationError)) throw e;
+          out[i - from] = ERROR;
+        }
+      }
+    }
     return out;
   }
 

@@ -126,6 +126,75 @@ export interface TableView {
   column(keys: readonly string[], mapsByKeys: boolean): Column;
 }
 
+/** The node's column, its kept answers sized for the column's codes (void after a rebuild). */
+function refresh(node: PathNode, table: TableView): Column {
+  const column = table.column(node.keys, node.mapsByKeys);
+  if (node.generation !== column.generation) {
+    node.generation = column.generation;
+    node.answers = new Int8Array(0);
+  }
+  if (node.answers.length < column.size) {
+    const grown = new Int8Array(Math.max(16, column.size, 2 * node.answers.length)).fill(-1);
+    grown.set(node.answers);
+    node.answers = grown;
+  }
+  return column;
+}
+
+/** Not a state: marks the rows a part is not asked about. */
+const NOT_ASKED = 255;
+
+/**
+ * The states of rows [from, from + out.length) under `node`, into `out`, part by part (each part over
+ * the rows still open, in tight loops over the columns): only the rows `j` with `need[j] === asked`
+ * are evaluated and written (every row when `need` is null). The same states, evaluated in the same
+ * places, as `bindPlan`'s function row by row.
+ */
+export function evaluateRange(node: PlanNode, table: TableView, from: number, out: Uint8Array, need: Uint8Array | null = null, asked = 0): void {
+  const n = out.length;
+  const rows = table.rows;
+  switch (node.kind) {
+    case "rows":
+      for (let j = 0; j < n; j++) if (need === null || need[j] === asked) out[j] = stateOf(node.run, rows[from + j]);
+      return;
+    case "path": {
+      const { codes } = refresh(node, table);
+      const { answers, run } = node;
+      for (let j = 0; j < n; j++) {
+        if (need !== null && need[j] !== asked) continue;
+        const code = codes[from + j]!;
+        const known = code === NO_CODE ? -1 : answers[code]!;
+        if (known >= 0) out[j] = known;
+        else {
+          const s = stateOf(run, rows[from + j]);
+          if (code !== NO_CODE) answers[code] = s;
+          out[j] = s;
+        }
+      }
+      return;
+    }
+    case "not":
+      evaluateRange(node.operand, table, from, out, need, asked);
+      for (let j = 0; j < n; j++) if (need === null || need[j] === asked) out[j] = out[j] === ERROR ? ERROR : out[j] === TRUE ? FALSE : TRUE;
+      return;
+    case "and":
+    case "or": {
+      // `out` holds each asked row's state so far: `going` while the answer is open.
+      const going = node.kind === "and" ? TRUE : FALSE;
+      const operands = node.operands;
+      // The first operand is asked what this node is asked, straight into `out`.
+      evaluateRange(operands[0]!, table, from, out, need, asked);
+      if (need !== null) for (let j = 0; j < n; j++) if (need[j] !== asked) out[j] = NOT_ASKED;
+      const part = operands.length > 1 ? new Uint8Array(n) : out;
+      for (let k = 1; k < operands.length; k++) {
+        evaluateRange(operands[k]!, table, from, part, out, going);
+        for (let j = 0; j < n; j++) if (out[j] === going) out[j] = part[j]!;
+      }
+      return;
+    }
+  }
+}
+
 /** A row's state under a part of the plan, by row number. */
 export type RowState = (row: number) => number;
 
@@ -142,16 +211,7 @@ export function bindPlan(node: PlanNode, table: TableView): RowState {
       return (r) => stateOf(run, rows[r]);
     }
     case "path": {
-      const column = table.column(node.keys, node.mapsByKeys);
-      if (node.generation !== column.generation) {
-        node.generation = column.generation;
-        node.answers = new Int8Array(0);
-      }
-      if (node.answers.length < column.size) {
-        const grown = new Int8Array(Math.max(16, column.size, 2 * node.answers.length)).fill(-1);
-        grown.set(node.answers);
-        node.answers = grown;
-      }
+      const column = refresh(node, table);
       const { codes } = column;
       const { answers, run } = node;
       return (r) => {
