@@ -7,7 +7,7 @@
  *     (so that none is answered from the shared answers);
  *  3. `/health` latency on the ops listener, polled every 20 ms while ten such scans run at once.
  *
- *   npx tsx bench/scan.ts [--jobs 1000000] [--runs 20] [--database postgres://…]
+ *   npx tsx bench/scan.ts [--jobs 1000000] [--runs 20] [--database postgres://…] [--embedded-only]
  *
  * Without --database a throw-away cluster is made with the test helper (Debian's PostgreSQL binaries).
  */
@@ -19,13 +19,14 @@ import pg from "pg";
 import { compile, schemas } from "filter-expr";
 import { snapshotFromData } from "../src/lists/load.js";
 import { startPostgres } from "../test/support/postgres.js";
-import { startServer, writeData, type Server } from "./support.js";
+import { rssMiB, startServer, writeData, type Server } from "./support.js";
 
 const { values } = parseArgs({
   options: {
     jobs: { type: "string", default: "1000000" },
     runs: { type: "string", default: "20" },
     database: { type: "string" },
+    "embedded-only": { type: "boolean", default: false },
   },
 });
 const JOBS = Number(values.jobs);
@@ -96,7 +97,8 @@ async function measure(server: Server, offset: number): Promise<Figures> {
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "filter-server-scan-"));
-  const cluster = values.database === undefined ? await startPostgres() : undefined;
+  const withPostgres = values["embedded-only"] !== true;
+  const cluster = withPostgres && values.database === undefined ? await startPostgres() : undefined;
   try {
     const dataFile = join(dir, "data.json");
     await writeData(dataFile, JOBS);
@@ -116,19 +118,23 @@ async function main(): Promise<void> {
 
     const embedded = await startServer(["--data", dataFile], []);
     const memory = await measure(embedded, 0);
+    const resident = rssMiB(embedded.pid);
     await embedded.stop();
     console.error(`embedded: p50 ${ms(memory.p50)}`);
 
-    const url = values.database ?? (await cluster!.createDatabase("scan"));
-    const seeder = await startServer(["--database", url, "--data", dataFile], []);
-    await seeder.stop();
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    await client.query("VACUUM ANALYZE");
-    await client.end();
-    const postgres = await startServer(["--database", url], []);
-    const pgFigures = await measure(postgres, 10_000);
-    await postgres.stop();
+    let pgFigures: Figures | undefined;
+    if (withPostgres) {
+      const url = values.database ?? (await cluster!.createDatabase("scan"));
+      const seeder = await startServer(["--database", url, "--data", dataFile], []);
+      await seeder.stop();
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query("VACUUM ANALYZE");
+      await client.end();
+      const postgres = await startServer(["--database", url], []);
+      pgFigures = await measure(postgres, 10_000);
+      await postgres.stop();
+    }
 
     const row = (name: string, x: Figures) =>
       `| ${name} | ${ms(x.p50)} | ${ms(x.p99)} | ${(x.p50 / lib).toFixed(2)}× | ${ms(x.ten)} (${x.busy} × 503) | ${ms(x.health.p50)} / ${ms(x.health.p99)} / ${ms(x.health.max)} (${x.health.polls} polls) |`;
@@ -136,7 +142,8 @@ async function main(): Promise<void> {
     console.log("| store | p50 | p99 | p50 / filter.filter | ten scans at once (busy answers, retried) | /health p50 / p99 / max during them |");
     console.log("|---|---|---|---|---|---|");
     console.log(row("embedded", memory));
-    console.log(row("PostgreSQL", pgFigures));
+    if (pgFigures !== undefined) console.log(row("PostgreSQL", pgFigures));
+    console.log(`\nThe embedded server's resident memory after its scans: ${resident} MiB.`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
     await cluster?.stop();

@@ -10,19 +10,28 @@ import { Column } from "./column.js";
 import { ERROR, FALSE, TRUE, bindPlan, evaluateRange, planFilter, type PlanNode } from "./plan.js";
 import { FilterEvaluationError } from "../errors.js";
 
+const columnName = (keys: readonly string[], mapsByKeys: boolean): string => `${mapsByKeys ? "k" : "v"}${JSON.stringify(keys)}`;
+
 /** Options of `FilterTable.from`. */
 export interface FilterTableOptions {
-  /**
-   * The record type of the rows: its scalar fields get their columns at once (other paths get theirs
-   * the first time a filter reads them).
-   */
+  /** The record type of the rows: its scalar fields get their columns at once. */
   schema?: Schema;
+  /** Selector paths (as keys: `["JobSummary", "Summary"]`) that get their columns at once. */
+  columns?: readonly (readonly string[])[];
+  /**
+   * Whether a path a filter reads gets its column the first time (default true), built then over
+   * every row. False: only the columns of `schema` and `columns` exist (a server that must not
+   * spend a request on building one); parts over other paths run row by row.
+   */
+  autoColumns?: boolean;
+  /** Columns built on first use at most (default 64); parts over further paths run row by row. */
+  maxColumns?: number;
 }
 
 /**
  * A list held for filtering. Each selector path a filter reads outside `any`/`all` gets a column (4
  * bytes a row, and one dictionary entry per distinct value), built the first time it is read and
- * kept current by `set`, `push` and `delete`. `filter(f)` answers exactly as `f.filter(items)`: the
+ * kept current by `set`, `push`, `insert` and `delete`. `filter(f)` answers exactly as `f.filter(items)`: the
  * same items in the same order, or the same error (that of the first row, in list order, that fails).
  *
  * Rows are read, never copied: change a row only through `set` (a row changed in place leaves its
@@ -34,25 +43,37 @@ export class FilterTable<T = unknown> {
   private readonly rows: T[];
   private readonly columns = new Map<string, Column>();
   private readonly plans = new WeakMap<Filter<never>, PlanNode | null>();
-  /** Counts the changes (`set`, `push`, `insert`, `delete`): a matcher made at one version reads that version's rows. */
-  version = 0;
+  private changes = 0;
   private readonly view = { rows: [] as readonly unknown[], column: (keys: readonly string[], mapsByKeys: boolean) => this.column(keys, mapsByKeys) };
 
-  private constructor(rows: T[]) {
+  private readonly autoColumns: boolean;
+  private readonly maxColumns: number;
+  /** Columns built on first use so far. */
+  private built = 0;
+
+  private constructor(rows: T[], options: FilterTableOptions) {
     this.rows = rows;
     this.view.rows = rows;
+    this.autoColumns = options.autoColumns ?? true;
+    this.maxColumns = options.maxColumns ?? 64;
   }
 
   /** A table of `items` (copied into the table's own list; the items themselves are not copied). */
   static from<T>(items: Iterable<T>, options: FilterTableOptions = {}): FilterTable<T> {
-    const table = new FilterTable<T>([...items]);
+    const table = new FilterTable<T>([...items], options);
     const schema = options.schema;
     if (schema?.kind === "record") {
       for (const [name, type] of Object.entries(schema.fields)) {
-        if (type.kind === "string" || type.kind === "int" || type.kind === "uint" || type.kind === "float" || type.kind === "bool") table.column([name]);
+        if (type.kind === "string" || type.kind === "int" || type.kind === "uint" || type.kind === "float" || type.kind === "bool") table.addColumn([name]);
       }
     }
+    for (const keys of options.columns ?? []) table.addColumn(keys);
     return table;
+  }
+
+  /** Counts the changes (`set`, `push`, `insert`, `delete`): a matcher made at one version reads that version's rows. */
+  get version(): number {
+    return this.changes;
   }
 
   /** The number of rows. */
@@ -81,7 +102,7 @@ export class FilterTable<T = unknown> {
   set(i: number, item: T): void {
     this.check(i);
     this.rows[i] = item;
-    this.version++;
+    this.changes++;
     for (const c of this.columns.values()) c.set(i, item, this.rows);
   }
 
@@ -95,7 +116,7 @@ export class FilterTable<T = unknown> {
   insert(i: number, item: T): void {
     if (i !== this.rows.length) this.check(i);
     this.rows.splice(i, 0, item);
-    this.version++;
+    this.changes++;
     for (const c of this.columns.values()) c.insert(i, item, this.rows);
   }
 
@@ -103,7 +124,7 @@ export class FilterTable<T = unknown> {
   delete(i: number): void {
     this.check(i);
     this.rows.splice(i, 1);
-    this.version++;
+    this.changes++;
     for (const c of this.columns.values()) c.delete(i, this.rows.length);
   }
 
@@ -111,14 +132,19 @@ export class FilterTable<T = unknown> {
     if (!Number.isInteger(i) || i < 0 || i >= this.rows.length) throw new RangeError(`row ${i} is not in a table of ${this.rows.length}`);
   }
 
-  private column(keys: readonly string[], mapsByKeys = false): Column {
-    const name = `${mapsByKeys ? "k" : "v"}${JSON.stringify(keys)}`;
-    let c = this.columns.get(name);
-    if (c === undefined) {
-      c = new Column(keys, this.rows, mapsByKeys);
-      this.columns.set(name, c);
-    }
-    return c;
+  private addColumn(keys: readonly string[], mapsByKeys = false): Column {
+    const column = new Column(keys, this.rows, mapsByKeys);
+    this.columns.set(columnName(keys, mapsByKeys), column);
+    return column;
+  }
+
+  /** The path's column: kept, built now (within the options' bounds), or undefined (row by row). */
+  private column(keys: readonly string[], mapsByKeys: boolean): Column | undefined {
+    // A column of values serves a part that reads only keys too (its codes are finer).
+    const kept = this.columns.get(columnName(keys, mapsByKeys)) ?? (mapsByKeys ? this.columns.get(columnName(keys, false)) : undefined);
+    if (kept !== undefined || !this.autoColumns || this.built >= this.maxColumns) return kept;
+    this.built++;
+    return this.addColumn(keys, mapsByKeys);
   }
 
   /**

@@ -123,12 +123,14 @@ function stateOf(run: Run, row: unknown): number {
 /** What a plan is evaluated over. */
 export interface TableView {
   readonly rows: readonly unknown[];
-  column(keys: readonly string[], mapsByKeys: boolean): Column;
+  /** The path's column, or undefined when the table keeps none for it (its parts then run row by row). */
+  column(keys: readonly string[], mapsByKeys: boolean): Column | undefined;
 }
 
-/** The node's column, its kept answers sized for the column's codes (void after a rebuild). */
-function refresh(node: PathNode, table: TableView): Column {
+/** The node's column (undefined: none), its kept answers sized for the column's codes (void after a rebuild). */
+function refresh(node: PathNode, table: TableView): Column | undefined {
   const column = table.column(node.keys, node.mapsByKeys);
+  if (column === undefined) return undefined;
   if (node.generation !== column.generation) {
     node.generation = column.generation;
     node.answers = new Int8Array(0);
@@ -158,8 +160,13 @@ export function evaluateRange(node: PlanNode, table: TableView, from: number, ou
       for (let j = 0; j < n; j++) if (need === null || need[j] === asked) out[j] = stateOf(node.run, rows[from + j]);
       return;
     case "path": {
-      const { codes } = refresh(node, table);
+      const column = refresh(node, table);
       const { answers, run } = node;
+      if (column === undefined) {
+        for (let j = 0; j < n; j++) if (need === null || need[j] === asked) out[j] = stateOf(run, rows[from + j]);
+        return;
+      }
+      const { codes } = column;
       for (let j = 0; j < n; j++) {
         if (need !== null && need[j] !== asked) continue;
         const code = codes[from + j]!;
@@ -212,8 +219,9 @@ export function bindPlan(node: PlanNode, table: TableView): RowState {
     }
     case "path": {
       const column = refresh(node, table);
-      const { codes } = column;
       const { answers, run } = node;
+      if (column === undefined) return (r) => stateOf(run, rows[r]);
+      const { codes } = column;
       return (r) => {
         const code = codes[r]!;
         if (code === NO_CODE) return stateOf(run, rows[r]);

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compile, FilterError, FilterTable, print, schemas, type CompileOptions, type Filter, type Schema } from "../../src/index.js";
+import { compile, FilterError, FilterTable, print, schemas, type CompileOptions, type Filter, type FilterTableOptions, type Schema } from "../../src/index.js";
 import { JOB_NAMES, NAMES, exprArb, jobArb, jsonArb } from "../support/arbitraries.js";
 import { loadCorpus } from "../support/corpus.js";
 
@@ -63,6 +63,17 @@ const optionsArb: fc.Arbitrary<CompileOptions> = fc.record(
   { requiredKeys: [] },
 );
 
+/** Tables with columns given, built on first use, bounded or not built at all (parts then run row by row). */
+const tableOptionsArb = (names: readonly string[]): fc.Arbitrary<FilterTableOptions> =>
+  fc.record(
+    {
+      columns: fc.array(fc.array(fc.constantFrom(...names), { minLength: 1, maxLength: 3 }), { maxLength: 3 }),
+      autoColumns: fc.boolean(),
+      maxColumns: fc.nat(3),
+    },
+    { requiredKeys: [] },
+  );
+
 const modes: { name: string; names: readonly string[]; data: fc.Arbitrary<unknown>; schema: Schema | undefined }[] = [
   { name: "plain JSON", names: NAMES, data: jsonArb(NAMES), schema: undefined },
   { name: "typed job records", names: JOB_NAMES, data: jobArb, schema: schemas.job },
@@ -78,10 +89,10 @@ function compiled(text: string, options: CompileOptions): Filter | undefined {
 }
 
 describe.each(modes)("table.filter(f) = f.filter(items) over $name", ({ names, data, schema }) => {
-  it("the same items or the same error, for random lists, filters and options; a matcher answers each row as f.evaluate", () => {
+  it("the same items or the same error, for random lists, filters and options; a matcher and answers() give each row's answer as f.evaluate", () => {
     fc.assert(
-      fc.property(fc.array(exprArb(names), { minLength: 1, maxLength: 3 }), optionsArb, listArb(data), (asts, given, items) => {
-        const table = FilterTable.from(items, schema === undefined ? {} : { schema });
+      fc.property(fc.array(exprArb(names), { minLength: 1, maxLength: 3 }), optionsArb, listArb(data), tableOptionsArb(names), (asts, given, items, tableOptions) => {
+        const table = FilterTable.from(items, schema === undefined ? tableOptions : { ...tableOptions, schema });
         for (const ast of asts) {
           const f = compiled(print(ast), { ...given, schema });
           if (f === undefined) continue;
@@ -89,6 +100,13 @@ describe.each(modes)("table.filter(f) = f.filter(items) over $name", ({ names, d
           // Row by row through a matcher: each row's own answer or error, as f.evaluate gives it.
           const test = table.matcher(f);
           items.forEach((item, i) => expect(outcome(() => test(i))).toEqual(outcome(() => f.evaluate(item))));
+          // All at once, over any range: 1, 0, or 2 where f.evaluate throws.
+          const from = Math.floor(items.length / 3);
+          const states = table.answers(f, from);
+          expect([...states]).toEqual(items.slice(from).map((item) => {
+            const o = outcome(() => f.evaluate(item));
+            return o === true ? 1 : o === false ? 0 : 2;
+          }));
         }
       }),
       { numRuns: 3_000 },

@@ -29,6 +29,11 @@ export interface ListEndpoint<T> {
   /** The order of a request without `prefix`. */
   readonly order: ListOrder<T>;
   readonly prefix: PrefixRule<T>;
+  /**
+   * Selector paths whose values repeat across items (statuses, types, flags): the embedded store
+   * keeps a column of each (4 bytes an item), and filters on them are decided per distinct value.
+   */
+  readonly columns: readonly (readonly string[])[];
 }
 
 /** Keys that start with `start`: from it up to the first string past all of them. */
@@ -48,6 +53,7 @@ export const jobsEndpoint: ListEndpoint<JobListEntry> = {
     check: () => undefined,
     keys: (prefix, namespace) => startingWith(`${namespace ?? ""}.${prefix}`),
   },
+  columns: [["Namespace"], ["Status"], ["Type"], ["Priority"], ["Datacenters"], ["Stop"], ["ParentID"], ["Periodic"], ["ParameterizedJob"]],
 };
 
 /** The UUID index's rules for a partial ID: hex digits in pairs, at most 36 characters and 4 hyphens. */
@@ -74,6 +80,7 @@ export const deploymentsEndpoint: ListEndpoint<Deployment> = {
     check: checkUuidPrefix,
     keys: (prefix) => startingWith(prefix.toLowerCase()),
   },
+  columns: [["Namespace"], ["Status"], ["IsMultiregion"], ["JobVersion"]],
 };
 
 /** Every list endpoint. */

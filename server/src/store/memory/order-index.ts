@@ -7,13 +7,27 @@ import { FilterTable } from "filter-expr";
 import { compareStrings, type ListOrder } from "../../lists/orders.js";
 
 export class OrderIndex<T> {
-  private rows = FilterTable.from<T>([]);
-  private items: readonly T[] = this.rows.items();
+  private rows: FilterTable<T>;
+  private items: readonly T[];
   private partitionNames: string[] = [];
   /** Scans reading the array across event-loop turns: each is told before a write changes it. */
   private readonly readers = new Set<() => void>();
 
-  constructor(readonly order: ListOrder<T>) {}
+  /**
+   * `columns`: the paths the table keeps columns of (the endpoint's); none is built at request time,
+   * so filters on other paths run item by item rather than stall a request on a column of every item.
+   */
+  constructor(
+    readonly order: ListOrder<T>,
+    private readonly columns: readonly (readonly string[])[] = [],
+  ) {
+    this.rows = this.tableOf([]);
+    this.items = this.rows.items();
+  }
+
+  private tableOf(items: T[]): FilterTable<T> {
+    return FilterTable.from(items, { columns: this.columns, autoColumns: false });
+  }
 
   /**
    * Registers a scan that reads `all` across event-loop turns: `beforeWrite` is called (once per
@@ -43,7 +57,7 @@ export class OrderIndex<T> {
     const { partition, key } = this.order;
     const decorated = [...items].map((item) => ({ item, p: partition?.(item) ?? "", k: key(item) }));
     decorated.sort((a, b) => compareStrings(a.p, b.p) || compareStrings(a.k, b.k));
-    this.rows = FilterTable.from(decorated.map((d) => d.item));
+    this.rows = this.tableOf(decorated.map((d) => d.item));
     this.items = this.rows.items();
     this.partitionNames = partition === undefined ? [] : [...new Set(decorated.map((d) => d.p))];
   }

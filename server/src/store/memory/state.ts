@@ -26,8 +26,8 @@ export class SchedulerState implements RegistrationView {
   private readonly tableIndex: Record<Table, number> = { jobs: 1, deployments: 1 };
   private readonly records = new Map<string, JobRecord>();
   private readonly deploymentsById = new Map<string, Deployment>();
-  private readonly jobs = new OrderIndex(jobsEndpoint.order);
-  private readonly deployments = [new OrderIndex(deploymentsEndpoint.order), new OrderIndex(deploymentsEndpoint.prefix.order)];
+  private readonly jobs = new OrderIndex(jobsEndpoint.order, jobsEndpoint.columns);
+  private readonly deployments = [new OrderIndex(deploymentsEndpoint.order, deploymentsEndpoint.columns), new OrderIndex(deploymentsEndpoint.prefix.order, deploymentsEndpoint.columns)];
   private readonly waiters = new Waiters();
   private writeChain: Promise<unknown> = Promise.resolve();
 
