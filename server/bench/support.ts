@@ -3,7 +3,7 @@
  * process (from its sources, loopback only).
  */
 import { spawn } from "node:child_process";
-import { createWriteStream, readFileSync } from "node:fs";
+import { appendFileSync, createWriteStream, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { generateDemo } from "../src/demo/generate.js";
 
@@ -22,7 +22,11 @@ export interface Server {
   stop(): Promise<void>;
 }
 
-/** The server on free loopback ports with `args` (and an evaluation budget of its own when given). */
+/**
+ * The server on free loopback ports with `args` (and an evaluation budget of its own when given).
+ * BENCH_NODE_FLAGS adds flags to its `node` (e.g. `--cpu-prof --cpu-prof-dir=…`, `--trace-gc`);
+ * BENCH_SERVER_LOG names a file its standard output is copied to.
+ */
 export async function startServer(args: string[], budget: string[] = ["--filter-budget", "1000000000"]): Promise<Server> {
   const child = spawn(process.execPath, [...(process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean), "--max-old-space-size=8192", "--import", "tsx", "src/main.ts", "--port", "0", "--ops-port", "0", ...budget, ...args], {
     cwd: SERVER_DIR,
@@ -31,6 +35,7 @@ export async function startServer(args: string[], budget: string[] = ["--filter-
   let out = "";
   const { api, ops } = await new Promise<{ api: string; ops: string }>((resolve, reject) => {
     child.stdout.on("data", (d: Buffer) => {
+      if (process.env.BENCH_SERVER_LOG !== undefined) appendFileSync(process.env.BENCH_SERVER_LOG, d);
       out += d.toString();
       for (const line of out.split("\n")) {
         if (!line.startsWith("{")) continue;
