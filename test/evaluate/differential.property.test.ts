@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compile, evaluate, FilterError, print, schemas, type CompileOptions, type Schema } from "../../src/index.js";
 import { JOB_NAMES, NAMES, exprArb, jobArb, jsonArb } from "../support/arbitraries.js";
+import { reshape, type Shape } from "../support/shapes.js";
 
 // The differential law, strict: the compiled filter answers exactly as the reference interpreter
 // (src/evaluate/interpret.ts, the executable specification) — the same true or false, or the same
@@ -18,31 +19,8 @@ function outcome(run: () => boolean): unknown {
   }
 }
 
-/** Data that is not plain JSON: the same values as class instances, null-prototype objects, arrays with holes, bigints. */
-type Shape = "plain" | "class" | "null-prototype" | "holes" | "bigint";
+/** Data that is not plain JSON (`support/shapes.ts`). */
 const SHAPES: readonly Shape[] = ["plain", "class", "null-prototype", "holes", "bigint"];
-
-class Record_ {
-  constructor(fields: Record<string, unknown>) {
-    Object.assign(this, fields);
-  }
-}
-
-function reshape(value: unknown, shape: Shape): unknown {
-  if (Array.isArray(value)) {
-    const items = value.map((v) => reshape(v, shape));
-    if (shape !== "holes") return items;
-    const holed = new Array<unknown>(items.length + 1);
-    items.forEach((v, i) => (holed[i] = v)); // the last index is a hole
-    return holed;
-  }
-  if (typeof value === "number" && shape === "bigint" && Number.isSafeInteger(value)) return BigInt(value);
-  if (typeof value !== "object" || value === null || typeof value === "bigint") return value;
-  const fields = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, reshape(v, shape)]));
-  if (shape === "class") return new Record_(fields);
-  if (shape === "null-prototype") return Object.assign(Object.create(null) as object, fields);
-  return fields;
-}
 
 /** Every option the filter takes that changes answers. */
 const optionsArb: fc.Arbitrary<CompileOptions> = fc.record(

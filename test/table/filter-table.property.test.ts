@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { compile, FilterError, FilterTable, print, schemas, type CompileOptions, type Filter, type FilterTableOptions, type Schema } from "../../src/index.js";
 import { JOB_NAMES, NAMES, exprArb, jobArb, jsonArb } from "../support/arbitraries.js";
 import { loadCorpus } from "../support/corpus.js";
+import { reshape, type Shape } from "../support/shapes.js";
 
 // The table law: `table.filter(f)` is `f.filter(items)` — the same items in the same order, or the
 // same error (class, code, message, span) — for random lists and filters, and after random changes.
@@ -16,32 +17,7 @@ function outcome(run: () => unknown): unknown {
   }
 }
 
-/** Data beyond plain JSON: class instances, null-prototype objects, arrays with holes, bigints, -0. */
-type Shape = "plain" | "class" | "null-prototype" | "holes" | "bigint" | "negative-zero";
 const SHAPES: readonly Shape[] = ["plain", "class", "null-prototype", "holes", "bigint", "negative-zero"];
-
-class Row {
-  constructor(fields: Record<string, unknown>) {
-    Object.assign(this, fields);
-  }
-}
-
-function reshape(value: unknown, shape: Shape): unknown {
-  if (Array.isArray(value)) {
-    const items = value.map((v) => reshape(v, shape));
-    if (shape !== "holes") return items;
-    const holed = new Array<unknown>(items.length + 1);
-    items.forEach((v, i) => (holed[i] = v));
-    return holed;
-  }
-  if (typeof value === "number" && shape === "bigint" && Number.isSafeInteger(value)) return BigInt(value);
-  if (value === 0 && shape === "negative-zero") return -0;
-  if (typeof value !== "object" || value === null || typeof value === "bigint") return value;
-  const fields = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, reshape(v, shape)]));
-  if (shape === "class") return new Row(fields);
-  if (shape === "null-prototype") return Object.assign(Object.create(null) as object, fields);
-  return fields;
-}
 
 /** A list drawn from a few distinct rows (so that rows share their values, as real lists do), each reshaped or not. */
 function listArb(data: fc.Arbitrary<unknown>): fc.Arbitrary<unknown[]> {
