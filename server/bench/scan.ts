@@ -5,7 +5,8 @@
  *  2. each store with default flags (the embedded store, then PostgreSQL): p50/p99 of a 3-test filter
  *     that matches nothing, `GET /v1/jobs?namespace=*`, one request at a time, each a distinct filter
  *     (so that none is answered from the shared answers);
- *  3. `/health` latency on the ops listener, polled every 20 ms while ten such scans run at once.
+ *  3. `/health` latency on the ops listener, polled every 20 ms while ten such scans run at once;
+ *  4. a 1 %-selective page (`per_page=100`) of each store, p50/p99.
  *
  *   npx tsx bench/scan.ts [--jobs 1000000] [--runs 20] [--database postgres://…] [--embedded-only]
  *
@@ -39,7 +40,7 @@ const percentile = (xs: readonly number[], p: number): number => {
   const sorted = [...xs].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 };
-const ms = (x: number): string => `${x.toFixed(0)} ms`;
+const ms = (x: number): string => `${x < 10 ? x.toFixed(1) : x.toFixed(0)} ms`;
 
 /** One scan: its time, and how many `503` answers (retried after their `Retry-After`, as a client does) it met. */
 async function scan(server: Server, k: number): Promise<{ ms: number; busy: number }> {
@@ -95,6 +96,22 @@ async function measure(server: Server, offset: number): Promise<Figures> {
   };
 }
 
+/** A 1 %-selective filter (about 0.8 % of the generated jobs); `k` trailing spaces make each request's its own. */
+const selective = (k: number): string => `Status == "pending" and Priority == 100${" ".repeat(k)}`;
+
+/** p50/p99 of `RUNS` pages of the selective filter, one at a time. */
+async function selectivePages(server: Server): Promise<{ p50: number; p99: number }> {
+  const times: number[] = [];
+  for (let k = 0; k <= RUNS; k++) {
+    const started = performance.now();
+    const res = await fetch(`${server.api}/v1/jobs?namespace=*&per_page=100&filter=${encodeURIComponent(selective(k))}`);
+    const items = (await res.json()) as unknown[];
+    if (res.status !== 200 || items.length !== 100) throw new Error(`selective page: ${res.status}, ${items.length} items`);
+    if (k > 0) times.push(performance.now() - started); // the first one warms up
+  }
+  return { p50: percentile(times, 50), p99: percentile(times, 99) };
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "filter-server-scan-"));
   const withPostgres = values["embedded-only"] !== true;
@@ -118,11 +135,13 @@ async function main(): Promise<void> {
 
     const embedded = await startServer(["--data", dataFile], []);
     const memory = await measure(embedded, 0);
+    const memoryPage = await selectivePages(embedded);
     const resident = rssMiB(embedded.pid);
     await embedded.stop();
     console.error(`embedded: p50 ${ms(memory.p50)}`);
 
     let pgFigures: Figures | undefined;
+    let pgPage: { p50: number; p99: number } | undefined;
     if (withPostgres) {
       const url = values.database ?? (await cluster!.createDatabase("scan"));
       const seeder = await startServer(["--database", url, "--data", dataFile], []);
@@ -133,6 +152,7 @@ async function main(): Promise<void> {
       await client.end();
       const postgres = await startServer(["--database", url], []);
       pgFigures = await measure(postgres, 10_000);
+      pgPage = await selectivePages(postgres);
       await postgres.stop();
     }
 
@@ -143,6 +163,8 @@ async function main(): Promise<void> {
     console.log("|---|---|---|---|---|---|");
     console.log(row("embedded", memory));
     if (pgFigures !== undefined) console.log(row("PostgreSQL", pgFigures));
+    console.log(`\nA 1 %-selective page (${JSON.stringify(selective(0))}, per_page=100), ${RUNS} one at a time, p50 / p99:`);
+    console.log(`  embedded ${ms(memoryPage.p50)} / ${ms(memoryPage.p99)}${pgPage === undefined ? "" : `; PostgreSQL ${ms(pgPage.p50)} / ${ms(pgPage.p99)}`}`);
     console.log(`\nThe embedded server's resident memory after its scans: ${resident} MiB.`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
