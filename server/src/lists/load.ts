@@ -2,7 +2,7 @@ import type { Snapshot } from "./records.js";
 import type { Deployment, DeploymentState, JobListEntry, JobRecord, JobSummary, TaskGroupSummary } from "./records.js";
 import { compareStrings } from "./orders.js";
 import { jobsEndpoint } from "./endpoints.js";
-import { dict, isObj, type Obj } from "../object.js";
+import { isObj, plainMap, type Obj } from "../object.js";
 
 /** A --data file that does not hold what it should. */
 export class DataFileError extends Error {}
@@ -98,12 +98,13 @@ function jobSummary(o: Obj | null, job: JobListEntry, where: string, interner: I
   }
   const r = new Reader(o, where, interner);
   const children = r.obj("Children");
-  // Keyed by task group names: no prototype, so that `__proto__` or `constructor` are groups like any other.
-  const summary = dict<TaskGroupSummary>();
-  for (const [group, value] of Object.entries(r.obj("Summary") ?? {})) {
-    if (!isObj(value)) throw new DataFileError(`${where}.Summary.${group}: expected an object`);
-    summary[group] = taskGroupSummary(value, `${where}.Summary.${group}`, interner);
-  }
+  // Keyed by task group names: every name an own key (`__proto__` and `constructor` are groups like any other).
+  const summary = plainMap(
+    Object.entries(r.obj("Summary") ?? {}).map(([group, value]) => {
+      if (!isObj(value)) throw new DataFileError(`${where}.Summary.${group}: expected an object`);
+      return [group, taskGroupSummary(value, `${where}.Summary.${group}`, interner)] as const;
+    }),
+  );
   const c = children === null ? null : new Reader(children, `${where}.Children`, interner);
   return {
     Children: c === null ? null : { Dead: c.int("Dead"), Pending: c.int("Pending"), Running: c.int("Running") },
@@ -171,8 +172,7 @@ export function normalizeDeployment(raw: unknown, where: string, interner = new 
   const r = new Reader(raw, where, interner);
   const id = r.str("ID");
   if (id === "") throw new DataFileError(`${where}.ID: expected a non-empty string`);
-  const groups = dict<DeploymentState>();
-  for (const [name, value] of Object.entries(r.obj("TaskGroups") ?? {})) groups[name] = deploymentState(value, `${where}.TaskGroups.${name}`, interner);
+  const groups = plainMap(Object.entries(r.obj("TaskGroups") ?? {}).map(([name, value]) => [name, deploymentState(value, `${where}.TaskGroups.${name}`, interner)] as const));
   const deployment: Deployment = {
     CreateIndex: r.int("CreateIndex", true),
     EvalPriority: r.int("EvalPriority"),
