@@ -52,12 +52,17 @@ export class OrderIndex<T> {
     return compareStrings(key(a), key(b));
   }
 
-  /** Replaces the contents (each key computed once for the sort). */
+  /** Replaces the contents (each key computed once for the sort; of items with equal keys, the last). */
   load(items: Iterable<T>): void {
     const { partition, key } = this.order;
     const decorated = [...items].map((item) => ({ item, p: partition?.(item) ?? "", k: key(item) }));
     decorated.sort((a, b) => compareStrings(a.p, b.p) || compareStrings(a.k, b.k));
-    this.rows = this.tableOf(decorated.map((d) => d.item));
+    // Items with the same (partition, key): the last one given stays, as `upsert` would leave it.
+    const unique = decorated.filter((d, i) => {
+      const next = decorated[i + 1];
+      return next === undefined || next.p !== d.p || next.k !== d.k;
+    });
+    this.rows = this.tableOf(unique.map((d) => d.item));
     this.items = this.rows.items();
     this.partitionNames = partition === undefined ? [] : [...new Set(decorated.map((d) => d.p))];
   }
@@ -96,6 +101,13 @@ export class OrderIndex<T> {
       this.partitionNames.push(p);
       this.partitionNames.sort(compareStrings);
     }
+  }
+
+  /** The item with the same (partition, key) as `probe` (which needs only the fields the order reads). */
+  find(probe: T): T | undefined {
+    const at = this.lowerBound((x) => this.compare(x, probe) < 0);
+    const here = this.items[at];
+    return here !== undefined && this.compare(here, probe) === 0 ? here : undefined;
   }
 
   /** The first position in [lo, hi) whose item is not `before` the probe. */

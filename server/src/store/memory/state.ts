@@ -24,7 +24,11 @@ export const jobKey = (namespace: string, id: string): string => `${namespace}\u
 export class SchedulerState implements RegistrationView {
   private raftIndex: number;
   private readonly tableIndex: Record<Table, number> = { jobs: 1, deployments: 1 };
-  private readonly records = new Map<string, JobRecord>();
+  /**
+   * The jobs' definition versions that are not 0, by `jobKey` (most jobs of a data file have none: a
+   * record per job would cost a million jobs about 100 MB; the jobs themselves are in `jobs`).
+   */
+  private readonly versions = new Map<string, number>();
   private readonly deploymentsById = new Map<string, Deployment>();
   private readonly jobs = new OrderIndex(jobsEndpoint.order, jobsEndpoint.columns);
   private readonly deployments = [new OrderIndex(deploymentsEndpoint.order, deploymentsEndpoint.columns), new OrderIndex(deploymentsEndpoint.prefix.order, deploymentsEndpoint.columns)];
@@ -36,12 +40,11 @@ export class SchedulerState implements RegistrationView {
     private readonly persistence?: StatePersistence,
   ) {
     this.raftIndex = Math.max(1, snapshot.index);
-    for (const record of snapshot.jobs) this.records.set(jobKey(record.entry.Namespace, record.entry.ID), record);
+    for (const record of snapshot.jobs) this.setVersion(record);
     for (const deployment of snapshot.deployments) this.deploymentsById.set(deployment.ID, deployment);
-    this.jobs.load([...this.records.values()].map((r) => r.entry));
+    this.jobs.load(snapshot.jobs.map((r) => r.entry));
     for (const index of this.deployments) index.load(this.deploymentsById.values());
-    for (const record of this.records.values()) {
-      const job = record.entry;
+    for (const job of this.jobs.all) {
       this.tableIndex.jobs = Math.max(this.tableIndex.jobs, job.ModifyIndex, job.JobSummary?.ModifyIndex ?? 0);
     }
     for (const d of this.deploymentsById.values()) this.tableIndex.deployments = Math.max(this.tableIndex.deployments, d.ModifyIndex);
@@ -74,7 +77,14 @@ export class SchedulerState implements RegistrationView {
   }
 
   job(namespace: string, id: string): JobRecord | undefined {
-    return this.records.get(jobKey(namespace, id));
+    const entry = this.jobs.find({ Namespace: namespace, ID: id } as JobListEntry);
+    return entry === undefined ? undefined : { entry, version: this.versions.get(jobKey(namespace, id)) ?? 0 };
+  }
+
+  private setVersion(record: JobRecord): void {
+    const key = jobKey(record.entry.Namespace, record.entry.ID);
+    if (record.version === 0) this.versions.delete(key);
+    else this.versions.set(key, record.version);
   }
 
   /** The job's deployments, by create index (registration cancels the active ones). */
@@ -88,7 +98,7 @@ export class SchedulerState implements RegistrationView {
 
   /** Every job record (for snapshots). */
   allJobRecords(): JobRecord[] {
-    return this.jobs.all.map((e) => this.records.get(jobKey(e.Namespace, e.ID)) as JobRecord);
+    return this.jobs.all.map((entry) => ({ entry, version: this.versions.get(jobKey(entry.Namespace, entry.ID)) ?? 0 }));
   }
 
   /**
@@ -114,7 +124,7 @@ export class SchedulerState implements RegistrationView {
     const touched = new Set<Table>();
     for (const change of changes) {
       if (change.kind === "job") {
-        this.records.set(jobKey(change.record.entry.Namespace, change.record.entry.ID), change.record);
+        this.setVersion(change.record);
         this.jobs.upsert(change.record.entry);
         touched.add("jobs");
       } else {
