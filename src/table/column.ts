@@ -16,19 +16,28 @@ export const NO_CODE = -1;
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
+/** The codes given so far, by what they code. */
+interface Dictionary {
+  readonly strings: Map<string, number>;
+  readonly numbers: Map<number, number>;
+  readonly bigints: Map<bigint, number>;
+  /** Everything else: fixed scalars, walk failures, composite values by their keys. */
+  readonly others: Map<string, number>;
+  /** The next code. */
+  next: number;
+  /** Distinct composite values coded, and the length of their keys. */
+  composites: number;
+  compositeChars: number;
+}
+
+const emptyDictionary = (): Dictionary => ({ strings: new Map(), numbers: new Map(), bigints: new Map(), others: new Map(), next: 0, composites: 0, compositeChars: 0 });
+
 export class Column {
   /** The code of each row (the first `length` entries are in use). */
   codes: Int32Array;
   /** Changes when codes are renumbered: answers kept per code are void. */
   generation = 0;
-  private strings = new Map<string, number>();
-  private numbers = new Map<number, number>();
-  private bigints = new Map<bigint, number>();
-  /** Everything else: fixed scalars, walk failures, composite values by their keys. */
-  private others = new Map<string, number>();
-  private next = 0;
-  private composites = 0;
-  private compositeChars = 0;
+  private dictionary = emptyDictionary();
 
   /**
    * `mapsByKeys`: the column serves only tests that read nothing of a map but its keys (`in`, `is
@@ -45,18 +54,18 @@ export class Column {
 
   /** Codes given so far (every code in use is below this). */
   get size(): number {
-    return this.next;
+    return this.dictionary.next;
   }
 
   /** Bytes held, roughly: the codes, the dictionary's entries and the composite values' keys. */
   get bytes(): number {
-    return this.codes.byteLength + 48 * this.next + 2 * this.compositeChars;
+    return this.codes.byteLength + 48 * this.dictionary.next + 2 * this.dictionary.compositeChars;
   }
 
   private coded<K>(map: Map<K, number>, key: K): number {
     let code = map.get(key);
     if (code === undefined) {
-      code = this.next++;
+      code = this.dictionary.next++;
       map.set(key, code);
     }
     return code;
@@ -64,37 +73,38 @@ export class Column {
 
   private code(row: unknown, rows: number): number {
     const keys = this.keys;
+    const d = this.dictionary;
     let v = row;
     for (let i = 0; i < keys.length; i++) {
-      if (typeof v !== "object" || v === null) return this.coded(this.others, `x${i}${v === null ? "null" : typeof v}`);
+      if (typeof v !== "object" || v === null) return this.coded(d.others, `x${i}${v === null ? "null" : typeof v}`);
       if (Array.isArray(v)) return NO_CODE;
       const k = keys[i]!;
-      if (!hasOwn.call(v, k)) return this.coded(this.others, `m${i}`);
+      if (!hasOwn.call(v, k)) return this.coded(d.others, `m${i}`);
       v = (v as Record<string, unknown>)[k];
     }
     switch (typeof v) {
       case "string":
-        return this.coded(this.strings, v);
+        return this.coded(d.strings, v);
       case "number":
-        return Object.is(v, -0) ? this.coded(this.others, "-0") : this.coded(this.numbers, v);
+        return Object.is(v, -0) ? this.coded(d.others, "-0") : this.coded(d.numbers, v);
       case "bigint":
-        return this.coded(this.bigints, v);
+        return this.coded(d.bigints, v);
       case "boolean":
-        return this.coded(this.others, v ? "t" : "f");
+        return this.coded(d.others, v ? "t" : "f");
       case "undefined":
-        return this.coded(this.others, "u");
+        return this.coded(d.others, "u");
       case "object": {
-        if (v === null) return this.coded(this.others, "n");
+        if (v === null) return this.coded(d.others, "n");
         // Lists and maps share answers only while they repeat: past a bound of distinct ones (rows
         // whose maps all differ), new ones are evaluated by themselves.
-        if (this.composites > 1024 + rows / 8) return NO_CODE;
+        if (d.composites > 1024 + rows / 8) return NO_CODE;
         const key = this.mapsByKeys && !Array.isArray(v) ? keySetKey(v) : compositeKey(v);
         if (key === undefined) return NO_CODE;
-        const before = this.next;
-        const code = this.coded(this.others, key);
-        if (this.next > before) {
-          this.composites++;
-          this.compositeChars += key.length;
+        const before = d.next;
+        const code = this.coded(d.others, key);
+        if (d.next > before) {
+          d.composites++;
+          d.compositeChars += key.length;
         }
         return code;
       }
@@ -104,13 +114,7 @@ export class Column {
   }
 
   private encodeAll(rows: readonly unknown[]): void {
-    this.strings = new Map();
-    this.numbers = new Map();
-    this.bigints = new Map();
-    this.others = new Map();
-    this.next = 0;
-    this.composites = 0;
-    this.compositeChars = 0;
+    this.dictionary = emptyDictionary();
     this.generation++;
     if (this.codes.length < rows.length) this.codes = new Int32Array(rows.length);
     for (let i = 0; i < rows.length; i++) this.codes[i] = this.code(rows[i], rows.length);
@@ -141,6 +145,6 @@ export class Column {
 
   /** Rebuilds the dictionary once it holds far more codes than there are rows (after many changes). */
   private compact(rows: readonly unknown[]): void {
-    if (this.next > 2 * rows.length + 1024) this.encodeAll(rows);
+    if (this.dictionary.next > 2 * rows.length + 1024) this.encodeAll(rows);
   }
 }

@@ -7,8 +7,7 @@ import type { Filter } from "../index.js";
 import { filterSettings } from "../evaluate/settings.js";
 import type { Schema } from "../semantics/schema.js";
 import { Column } from "./column.js";
-import { ERROR, FALSE, TRUE, bindPlan, evaluateRange, planFilter, type PlanNode } from "./plan.js";
-import { FilterEvaluationError } from "../errors.js";
+import { ERROR, TRUE, bindPlan, evaluateRange, planFilter, type PlanNode } from "./plan.js";
 
 const columnName = (keys: readonly string[], mapsByKeys: boolean): string => `${mapsByKeys ? "k" : "v"}${JSON.stringify(keys)}`;
 
@@ -42,7 +41,7 @@ export interface FilterTableOptions {
 export class FilterTable<T = unknown> {
   private readonly rows: T[];
   private readonly columns = new Map<string, Column>();
-  private readonly plans = new WeakMap<Filter<never>, PlanNode | null>();
+  private readonly plans = new WeakMap<Filter<never>, PlanNode>();
   private changes = 0;
   private readonly view = { rows: [] as readonly unknown[], column: (keys: readonly string[], mapsByKeys: boolean) => this.column(keys, mapsByKeys) };
 
@@ -173,18 +172,7 @@ export class FilterTable<T = unknown> {
       throw new RangeError(`rows [${from}, ${to}) are not in a table of ${this.rows.length}`);
     }
     const out = new Uint8Array(to - from);
-    const plan = this.planOf(filter);
-    if (plan !== null) evaluateRange(plan, this.view, from, out);
-    else {
-      for (let i = from; i < to; i++) {
-        try {
-          out[i - from] = filter.evaluate(this.rows[i]!) ? TRUE : FALSE;
-        } catch (e) {
-          if (!(e instanceof FilterEvaluationError)) throw e;
-          out[i - from] = ERROR;
-        }
-      }
-    }
+    evaluateRange(this.planOf(filter), this.view, from, out);
     return out;
   }
 
@@ -195,9 +183,7 @@ export class FilterTable<T = unknown> {
    */
   matcher(filter: Filter<T>): (i: number) => boolean {
     const rows = this.rows;
-    const plan = this.planOf(filter);
-    if (plan === null) return (i) => filter.evaluate(rows[i]!);
-    const state = bindPlan(plan, this.view);
+    const state = bindPlan(this.planOf(filter), this.view);
     return (i) => {
       const s = state(i);
       // An error row: the filter's own evaluation throws its error (the plan is exact).
@@ -205,12 +191,14 @@ export class FilterTable<T = unknown> {
     };
   }
 
-  private planOf(filter: Filter<T>): PlanNode | null {
+  /** The filter's plan over this table; one part, the whole filter row by row, for a filter that has none. */
+  private planOf(filter: Filter<T>): PlanNode {
     const key = filter as Filter<never>;
     let plan = this.plans.get(key);
     if (plan === undefined) {
       const settings = filterSettings.get(filter);
-      plan = settings === undefined || settings.maxSteps !== undefined ? null : (planFilter(filter.ast, filter.expression, settings) ?? null);
+      const planned = settings === undefined || settings.maxSteps !== undefined ? undefined : planFilter(filter.ast, filter.expression, settings);
+      plan = planned ?? { kind: "rows", run: (row) => filter.evaluate(row as T) };
       this.plans.set(key, plan);
     }
     return plan;

@@ -52,11 +52,8 @@ function composite(v: unknown, depth: number, budget: { parts: number }): string
     }
     return `a[${parts.join(",")}]`;
   }
-  const proto = Object.getPrototypeOf(v) as unknown;
-  if (proto !== Object.prototype && proto !== null) return undefined;
-  const keys = Object.keys(v);
-  // A non-enumerable own property answers `in` but not iteration: such objects are not plain data.
-  if (Object.getOwnPropertyNames(v).length !== keys.length) return undefined;
+  const keys = plainKeys(v);
+  if (keys === undefined) return undefined;
   const parts: string[] = [];
   for (const k of keys) {
     const part = composite((v as Record<string, unknown>)[k], depth + 1, budget);
@@ -72,9 +69,18 @@ function composite(v: unknown, depth: number, budget: { parts: number }): string
  */
 export function keySetKey(v: object): string | undefined {
   if (Array.isArray(v)) return undefined;
+  const keys = plainKeys(v);
+  if (keys === undefined || keys.length > MAX_PARTS) return undefined;
+  return `k${Object.getPrototypeOf(v) === null ? "0" : "1"}${JSON.stringify(keys.sort())}`;
+}
+
+/**
+ * The own keys of a plain object (of `Object.prototype` or none), or undefined for anything else. A
+ * non-enumerable own property answers `in` but not iteration: such objects are not plain data.
+ */
+function plainKeys(v: object): string[] | undefined {
   const proto = Object.getPrototypeOf(v) as unknown;
   if (proto !== Object.prototype && proto !== null) return undefined;
   const keys = Object.keys(v);
-  if (keys.length > MAX_PARTS || Object.getOwnPropertyNames(v).length !== keys.length) return undefined;
-  return `k${proto === null ? "0" : "1"}${JSON.stringify(keys.sort())}`;
+  return Object.getOwnPropertyNames(v).length === keys.length ? keys : undefined;
 }

@@ -79,10 +79,7 @@ function onePath(e: Expr): { keys: string[]; mapsByKeys: boolean } | undefined {
 
 /** The plan of `ast` (from `source`), or undefined when it nests too deep to plan. */
 export function planFilter(ast: Expr, source: string, settings: FilterSettings): PlanNode | undefined {
-  const program = (e: Expr): Run => {
-    const { run } = compileAst(e, source, settings.root, settings.options);
-    return (row) => run(row);
-  };
+  const program = (e: Expr): Run => compileAst(e, source, settings.root, settings.options).run;
   const plan = (e: Expr, depth: number): PlanNode | undefined => {
     if (depth > MAX_NESTING) return undefined;
     const path = onePath(e);
@@ -143,6 +140,9 @@ function refresh(node: PathNode, table: TableView): Column | undefined {
   return column;
 }
 
+/** The state under `not`: an error stays one. */
+const negate = (s: number): number => (s === ERROR ? ERROR : s === TRUE ? FALSE : TRUE);
+
 /** Not a state: marks the rows a part is not asked about. */
 const NOT_ASKED = 255;
 
@@ -155,17 +155,17 @@ const NOT_ASKED = 255;
 export function evaluateRange(node: PlanNode, table: TableView, from: number, out: Uint8Array, need: Uint8Array | null = null, asked = 0): void {
   const n = out.length;
   const rows = table.rows;
+  // A part without a column (collections; paths the table keeps none for) runs row by row.
+  const column = node.kind === "path" ? refresh(node, table) : undefined;
   switch (node.kind) {
     case "rows":
-      for (let j = 0; j < n; j++) if (need === null || need[j] === asked) out[j] = stateOf(node.run, rows[from + j]);
-      return;
     case "path": {
-      const column = refresh(node, table);
-      const { answers, run } = node;
-      if (column === undefined) {
+      const { run } = node;
+      if (node.kind === "rows" || column === undefined) {
         for (let j = 0; j < n; j++) if (need === null || need[j] === asked) out[j] = stateOf(run, rows[from + j]);
         return;
       }
+      const { answers } = node;
       const { codes } = column;
       for (let j = 0; j < n; j++) {
         if (need !== null && need[j] !== asked) continue;
@@ -182,7 +182,7 @@ export function evaluateRange(node: PlanNode, table: TableView, from: number, ou
     }
     case "not":
       evaluateRange(node.operand, table, from, out, need, asked);
-      for (let j = 0; j < n; j++) if (need === null || need[j] === asked) out[j] = out[j] === ERROR ? ERROR : out[j] === TRUE ? FALSE : TRUE;
+      for (let j = 0; j < n; j++) if (need === null || need[j] === asked) out[j] = negate(out[j]!);
       return;
     case "and":
     case "or": {
@@ -212,15 +212,13 @@ export type RowState = (row: number) => number;
  */
 export function bindPlan(node: PlanNode, table: TableView): RowState {
   const rows = table.rows;
+  const column = node.kind === "path" ? refresh(node, table) : undefined;
   switch (node.kind) {
-    case "rows": {
-      const run = node.run;
-      return (r) => stateOf(run, rows[r]);
-    }
+    case "rows":
     case "path": {
-      const column = refresh(node, table);
-      const { answers, run } = node;
-      if (column === undefined) return (r) => stateOf(run, rows[r]);
+      const { run } = node;
+      if (node.kind === "rows" || column === undefined) return (r) => stateOf(run, rows[r]);
+      const { answers } = node;
       const { codes } = column;
       return (r) => {
         const code = codes[r]!;
@@ -231,10 +229,7 @@ export function bindPlan(node: PlanNode, table: TableView): RowState {
     }
     case "not": {
       const inner = bindPlan(node.operand, table);
-      return (r) => {
-        const s = inner(r);
-        return s === ERROR ? ERROR : s === TRUE ? FALSE : TRUE;
-      };
+      return (r) => negate(inner(r));
     }
     case "and":
     case "or": {

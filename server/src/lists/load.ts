@@ -1,6 +1,6 @@
 import type { Snapshot } from "./records.js";
 import type { Deployment, DeploymentState, JobListEntry, JobRecord, JobSummary, TaskGroupSummary } from "./records.js";
-import { compareStrings } from "./orders.js";
+import { sortedBy } from "./orders.js";
 import { jobsEndpoint } from "./endpoints.js";
 import { isObj, plainMap, type Obj } from "../object.js";
 
@@ -199,18 +199,13 @@ export function normalizeDeployment(raw: unknown, where: string, interner = new 
  * (`bench/scan.ts`), and the index's sort finds them sorted.
  */
 function inListOrder(jobs: readonly unknown[]): number[] {
-  const { partition, key } = jobsEndpoint.order;
   const text = (raw: unknown, field: string): string => {
     const v = isObj(raw) ? raw[field] : undefined;
     return typeof v === "string" ? v : "";
   };
-  const keyed = jobs.map((raw, i) => {
-    // What the order reads of an entry, as normalization will make them.
-    const probe = { Namespace: text(raw, "Namespace") || "default", ID: text(raw, "ID") } as JobListEntry;
-    return { i, p: partition?.(probe) ?? "", k: key(probe) };
-  });
-  keyed.sort((a, b) => compareStrings(a.p, b.p) || compareStrings(a.k, b.k));
-  return keyed.map((x) => x.i);
+  // What the order reads of an entry, as normalization will make it.
+  const probe = (i: number) => ({ Namespace: text(jobs[i], "Namespace") || "default", ID: text(jobs[i], "ID") }) as JobListEntry;
+  return sortedBy(jobsEndpoint.order, [...jobs.keys()], probe).map((x) => x.item);
 }
 
 /** The state described by a parsed --data file: `{"jobs": [...], "deployments": [...]}` (other keys belong to other services). */

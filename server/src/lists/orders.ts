@@ -58,6 +58,26 @@ export interface ListOrder<T> {
   oneRun?(partitions: readonly string[]): boolean;
 }
 
+/** An item with its partition and key under an order, read once. */
+export interface Placed<U> {
+  readonly item: U;
+  readonly p: string;
+  readonly k: string;
+}
+
+/**
+ * `items` in `order` (partition, then key; stable), each one's partition and key read once through
+ * `view`, which gives what the order reads of it.
+ */
+export function sortedBy<T, U>(order: ListOrder<T>, items: readonly U[], view: (item: U) => T): Placed<U>[] {
+  const { partition, key } = order;
+  const placed = items.map((item) => {
+    const t = view(item);
+    return { item, p: partition?.(t) ?? "", k: key(t) };
+  });
+  return placed.sort((a, b) => compareStrings(a.p, b.p) || compareStrings(a.k, b.k));
+}
+
 /**
  * Jobs: by namespace, then ID (the scheduler's `id` index is (Namespace, ID)); the token is
  * "Namespace.ID", compared as a string. Within a namespace tokens sort as IDs; across namespaces only

@@ -4,11 +4,10 @@
  * in a `FilterTable`, so that a filter reads columns rather than rows (`table.matcher`).
  */
 import { FilterTable } from "filter-expr";
-import { compareStrings, type ListOrder } from "../../lists/orders.js";
+import { compareStrings, sortedBy, type ListOrder } from "../../lists/orders.js";
 
 export class OrderIndex<T> {
   private rows: FilterTable<T>;
-  private items: readonly T[];
   private partitionNames: string[] = [];
   /** Scans reading the array across event-loop turns: each is told before a write changes it. */
   private readonly readers = new Set<() => void>();
@@ -22,7 +21,6 @@ export class OrderIndex<T> {
     private readonly columns: readonly (readonly string[])[] = [],
   ) {
     this.rows = this.tableOf([]);
-    this.items = this.rows.items();
   }
 
   private tableOf(items: T[]): FilterTable<T> {
@@ -54,22 +52,19 @@ export class OrderIndex<T> {
 
   /** Replaces the contents (each key computed once for the sort; of items with equal keys, the last). */
   load(items: Iterable<T>): void {
-    const { partition, key } = this.order;
-    const decorated = [...items].map((item) => ({ item, p: partition?.(item) ?? "", k: key(item) }));
-    decorated.sort((a, b) => compareStrings(a.p, b.p) || compareStrings(a.k, b.k));
+    const placed = sortedBy(this.order, [...items], (item) => item);
     // Items with the same (partition, key): the last one given stays, as `upsert` would leave it.
-    const unique = decorated.filter((d, i) => {
-      const next = decorated[i + 1];
+    const unique = placed.filter((d, i) => {
+      const next = placed[i + 1];
       return next === undefined || next.p !== d.p || next.k !== d.k;
     });
     this.rows = this.tableOf(unique.map((d) => d.item));
-    this.items = this.rows.items();
-    this.partitionNames = partition === undefined ? [] : [...new Set(decorated.map((d) => d.p))];
+    this.partitionNames = this.order.partition === undefined ? [] : [...new Set(unique.map((d) => d.p))];
   }
 
   /** The items in order (the array changes in place on writes: copy what must outlive an event-loop turn). */
   get all(): readonly T[] {
-    return this.items;
+    return this.rows.items();
   }
 
   /** The items as a table (row numbers are positions in `all`; `version` changes on every write). */
@@ -78,7 +73,7 @@ export class OrderIndex<T> {
   }
 
   get size(): number {
-    return this.items.length;
+    return this.rows.length;
   }
 
   /** The partitions present, in order. */
@@ -90,7 +85,7 @@ export class OrderIndex<T> {
   upsert(item: T): void {
     this.beforeWrite();
     const at = this.lowerBound((x) => this.compare(x, item) < 0);
-    const here = this.items[at];
+    const here = this.rows.at(at);
     if (here !== undefined && this.compare(here, item) === 0) {
       this.rows.set(at, item);
       return;
@@ -106,15 +101,16 @@ export class OrderIndex<T> {
   /** The item with the same (partition, key) as `probe` (which needs only the fields the order reads). */
   find(probe: T): T | undefined {
     const at = this.lowerBound((x) => this.compare(x, probe) < 0);
-    const here = this.items[at];
+    const here = this.rows.at(at);
     return here !== undefined && this.compare(here, probe) === 0 ? here : undefined;
   }
 
   /** The first position in [lo, hi) whose item is not `before` the probe. */
-  lowerBound(before: (item: T) => boolean, lo = 0, hi = this.items.length): number {
+  lowerBound(before: (item: T) => boolean, lo = 0, hi = this.rows.length): number {
+    const items = this.rows.items();
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (before(this.items[mid] as T)) lo = mid + 1;
+      if (before(items[mid] as T)) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -124,7 +120,7 @@ export class OrderIndex<T> {
   range(partition: string | undefined, from: string | undefined, to: string | undefined): [number, number] {
     const { partition: partitionOf, key } = this.order;
     let lo = 0;
-    let hi = this.items.length;
+    let hi = this.rows.length;
     if (partition !== undefined && partitionOf !== undefined) {
       lo = this.lowerBound((x) => compareStrings(partitionOf(x), partition) < 0);
       hi = this.lowerBound((x) => compareStrings(partitionOf(x), partition) <= 0, lo);

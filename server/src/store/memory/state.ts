@@ -78,7 +78,11 @@ export class SchedulerState implements RegistrationView {
 
   job(namespace: string, id: string): JobRecord | undefined {
     const entry = this.jobs.find({ Namespace: namespace, ID: id } as JobListEntry);
-    return entry === undefined ? undefined : { entry, version: this.versions.get(jobKey(namespace, id)) ?? 0 };
+    return entry === undefined ? undefined : this.recordOf(entry);
+  }
+
+  private recordOf(entry: JobListEntry): JobRecord {
+    return { entry, version: this.versions.get(jobKey(entry.Namespace, entry.ID)) ?? 0 };
   }
 
   private setVersion(record: JobRecord): void {
@@ -98,7 +102,7 @@ export class SchedulerState implements RegistrationView {
 
   /** Every job record (for snapshots). */
   allJobRecords(): JobRecord[] {
-    return this.jobs.all.map((entry) => ({ entry, version: this.versions.get(jobKey(entry.Namespace, entry.ID)) ?? 0 }));
+    return this.jobs.all.map((entry) => this.recordOf(entry));
   }
 
   /**
