@@ -32,11 +32,17 @@ interface PathNode {
   generation: number;
 }
 
+/** A part evaluated row by row: a collection, or a filter that has no plan. */
+interface RowsNode {
+  readonly kind: "rows";
+  readonly run: Run;
+}
+
 export type PlanNode =
   | { readonly kind: "and" | "or"; readonly operands: readonly PlanNode[] }
   | { readonly kind: "not"; readonly operand: PlanNode }
   | PathNode
-  | { readonly kind: "rows"; readonly run: Run };
+  | RowsNode;
 
 /** Nesting past which the plan gives up (the whole filter then runs row by row). */
 const MAX_NESTING = 400;
@@ -124,8 +130,12 @@ export interface TableView {
   column(keys: readonly string[], mapsByKeys: boolean): Column | undefined;
 }
 
-/** The node's column (undefined: none), its kept answers sized for the column's codes (void after a rebuild). */
-function refresh(node: PathNode, table: TableView): Column | undefined {
+/**
+ * A part's column codes and kept answers (sized for the column's codes, void after a rebuild), or
+ * undefined when it runs row by row: collections, and paths the table keeps no column for.
+ */
+function decided(node: PathNode | RowsNode, table: TableView): { codes: Int32Array; answers: Int8Array } | undefined {
+  if (node.kind === "rows") return undefined;
   const column = table.column(node.keys, node.mapsByKeys);
   if (column === undefined) return undefined;
   if (node.generation !== column.generation) {
@@ -137,7 +147,7 @@ function refresh(node: PathNode, table: TableView): Column | undefined {
     grown.set(node.answers);
     node.answers = grown;
   }
-  return column;
+  return { codes: column.codes, answers: node.answers };
 }
 
 /** The state under `not`: an error stays one. */
@@ -155,18 +165,16 @@ const NOT_ASKED = 255;
 export function evaluateRange(node: PlanNode, table: TableView, from: number, out: Uint8Array, need: Uint8Array | null = null, asked = 0): void {
   const n = out.length;
   const rows = table.rows;
-  // A part without a column (collections; paths the table keeps none for) runs row by row.
-  const column = node.kind === "path" ? refresh(node, table) : undefined;
   switch (node.kind) {
     case "rows":
     case "path": {
       const { run } = node;
-      if (node.kind === "rows" || column === undefined) {
+      const columnar = decided(node, table);
+      if (columnar === undefined) {
         for (let j = 0; j < n; j++) if (need === null || need[j] === asked) out[j] = stateOf(run, rows[from + j]);
         return;
       }
-      const { answers } = node;
-      const { codes } = column;
+      const { codes, answers } = columnar;
       for (let j = 0; j < n; j++) {
         if (need !== null && need[j] !== asked) continue;
         const code = codes[from + j]!;
@@ -212,14 +220,13 @@ export type RowState = (row: number) => number;
  */
 export function bindPlan(node: PlanNode, table: TableView): RowState {
   const rows = table.rows;
-  const column = node.kind === "path" ? refresh(node, table) : undefined;
   switch (node.kind) {
     case "rows":
     case "path": {
       const { run } = node;
-      if (node.kind === "rows" || column === undefined) return (r) => stateOf(run, rows[r]);
-      const { answers } = node;
-      const { codes } = column;
+      const columnar = decided(node, table);
+      if (columnar === undefined) return (r) => stateOf(run, rows[r]);
+      const { codes, answers } = columnar;
       return (r) => {
         const code = codes[r]!;
         if (code === NO_CODE) return stateOf(run, rows[r]);
