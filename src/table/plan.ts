@@ -153,59 +153,96 @@ function decided(node: PathNode | RowsNode, table: TableView): { codes: Int32Arr
 /** The state under `not`: an error stays one. */
 const negate = (s: number): number => (s === ERROR ? ERROR : s === TRUE ? FALSE : TRUE);
 
-/** Not a state: marks the rows a part is not asked about. */
-const NOT_ASKED = 255;
+/** `evaluateRange` of a part decided per code: each code's state evaluated on its first row, then kept. */
+function decideRange(
+  codes: Int32Array,
+  answers: Int8Array,
+  run: Run,
+  rows: readonly unknown[],
+  from: number,
+  out: Uint8Array,
+  open: Int32Array | null,
+  count: number,
+  keep: Int32Array | null,
+  keepIf: number,
+): number {
+  let kept = 0;
+  for (let t = 0; t < count; t++) {
+    const j = open === null ? t : open[t]!;
+    const code = codes[from + j]!;
+    let s = code === NO_CODE ? -1 : answers[code]!;
+    if (s < 0) {
+      s = stateOf(run, rows[from + j]);
+      if (code !== NO_CODE) answers[code] = s;
+    }
+    out[j] = s;
+    if (keep !== null && s === keepIf) keep[kept++] = j;
+  }
+  return kept;
+}
 
 /**
- * The states of rows [from, from + out.length) under `node`, into `out`, part by part (each part over
- * the rows still open, in tight loops over the columns): only the rows `j` with `need[j] === asked`
- * are evaluated and written (every row when `need` is null). The same states, evaluated in the same
- * places, as `bindPlan`'s function row by row.
+ * The states of rows [from, from + out.length) under `node`, into `out`, part by part, each part in a
+ * tight loop over the rows still open: `open` lists the rows asked about (their offsets from `from`,
+ * the first `count` entries, ascending; every row when null), and only theirs are written. The same
+ * states, evaluated in the same places, as `bindPlan`'s function row by row.
+ *
+ * With `keep`, the rows (of those asked) whose state is `keepIf` are also listed there, in order, and
+ * their number returned: what an `and` or `or` asks its next operand about. `keep` may be `open`
+ * itself (it is written behind where it is read).
  */
-export function evaluateRange(node: PlanNode, table: TableView, from: number, out: Uint8Array, need: Uint8Array | null = null, asked = 0): void {
-  const n = out.length;
+export function evaluateRange(
+  node: PlanNode,
+  table: TableView,
+  from: number,
+  out: Uint8Array,
+  open: Int32Array | null = null,
+  count = out.length,
+  keep: Int32Array | null = null,
+  keepIf = TRUE,
+): number {
   const rows = table.rows;
+  let kept = 0;
   switch (node.kind) {
     case "rows":
     case "path": {
-      const { run } = node;
       const columnar = decided(node, table);
-      if (columnar === undefined) {
-        for (let j = 0; j < n; j++) if (need === null || need[j] === asked) out[j] = stateOf(run, rows[from + j]);
-        return;
+      if (columnar !== undefined) return decideRange(columnar.codes, columnar.answers, node.run, rows, from, out, open, count, keep, keepIf);
+      for (let t = 0; t < count; t++) {
+        const j = open === null ? t : open[t]!;
+        const s = (out[j] = stateOf(node.run, rows[from + j]));
+        if (s === keepIf && keep !== null) keep[kept++] = j;
       }
-      const { codes, answers } = columnar;
-      for (let j = 0; j < n; j++) {
-        if (need !== null && need[j] !== asked) continue;
-        const code = codes[from + j]!;
-        const known = code === NO_CODE ? -1 : answers[code]!;
-        if (known >= 0) out[j] = known;
-        else {
-          const s = stateOf(run, rows[from + j]);
-          if (code !== NO_CODE) answers[code] = s;
-          out[j] = s;
-        }
-      }
-      return;
+      return kept;
     }
-    case "not":
-      evaluateRange(node.operand, table, from, out, need, asked);
-      for (let j = 0; j < n; j++) if (need === null || need[j] === asked) out[j] = negate(out[j]!);
-      return;
+    case "not": {
+      // not's state is the operand's negated, and negate is its own inverse.
+      kept = evaluateRange(node.operand, table, from, out, open, count, keep, negate(keepIf));
+      for (let t = 0; t < count; t++) {
+        const j = open === null ? t : open[t]!;
+        out[j] = negate(out[j]!);
+      }
+      return kept;
+    }
     case "and":
     case "or": {
-      // `out` holds each asked row's state so far: `going` while the answer is open.
+      // A row's state is its first operand state that is not `going` (TRUE for `and`, FALSE for
+      // `or`), else `going`: each operand is asked about the rows the ones before it left at `going`.
       const going = node.kind === "and" ? TRUE : FALSE;
       const operands = node.operands;
-      // The first operand is asked what this node is asked, straight into `out`.
-      evaluateRange(operands[0]!, table, from, out, need, asked);
-      if (need !== null) for (let j = 0; j < n; j++) if (need[j] !== asked) out[j] = NOT_ASKED;
-      const part = operands.length > 1 ? new Uint8Array(n) : out;
-      for (let k = 1; k < operands.length; k++) {
-        evaluateRange(operands[k]!, table, from, part, out, going);
-        for (let j = 0; j < n; j++) if (out[j] === going) out[j] = part[j]!;
+      const last = operands.length - 1;
+      if (last === 0) return evaluateRange(operands[0]!, table, from, out, open, count, keep, keepIf);
+      const still = new Int32Array(count);
+      let m = evaluateRange(operands[0]!, table, from, out, open, count, still, going);
+      for (let k = 1; k < last && m > 0; k++) m = evaluateRange(operands[k]!, table, from, out, still, m, still, going);
+      if (m > 0) evaluateRange(operands[last]!, table, from, out, still, m);
+      if (keep !== null) {
+        for (let t = 0; t < count; t++) {
+          const j = open === null ? t : open[t]!;
+          if (out[j] === keepIf) keep[kept++] = j;
+        }
       }
-      return;
+      return kept;
     }
   }
 }

@@ -3,6 +3,7 @@ import type { Deployment, DeploymentState, JobListEntry, JobRecord, JobSummary, 
 import { sortedBy } from "./orders.js";
 import { jobsEndpoint } from "./endpoints.js";
 import { isObj, plainMap, type Obj } from "../object.js";
+import { splitArrayMember } from "./json-spans.js";
 
 /** A --data file that does not hold what it should. */
 export class DataFileError extends Error {}
@@ -40,10 +41,12 @@ class Reader {
     throw new DataFileError(`${this.where}.${key}: expected ${what}`);
   }
 
-  str(key: string): string {
+  /** The string at `key`; interned unless it is `unique` (an ID: no other record shares it). */
+  str(key: string, unique = false): string {
     const v = this.o[key];
     if (v === undefined || v === null) return "";
-    return typeof v === "string" ? this.interner.get(v) : this.fail(key, "a string");
+    if (typeof v !== "string") this.fail(key, "a string");
+    return unique ? v : this.interner.get(v);
   }
 
   int(key: string, unsigned = false): number {
@@ -77,8 +80,8 @@ class Reader {
    * assigned: a key `__proto__` stays a key).
    */
   extras<T extends object>(target: T, known: ReadonlySet<string>): T {
-    for (const [k, v] of Object.entries(this.o)) {
-      if (!known.has(k)) Object.defineProperty(target, k, { value: v, enumerable: true, writable: true, configurable: true });
+    for (const k of Object.keys(this.o)) {
+      if (!known.has(k)) Object.defineProperty(target, k, { value: this.o[k], enumerable: true, writable: true, configurable: true });
     }
     return target;
   }
@@ -120,7 +123,7 @@ function jobSummary(o: Obj | null, job: JobListEntry, where: string, interner: I
 export function normalizeJob(raw: unknown, where: string, interner = new Interner()): JobListEntry {
   if (!isObj(raw)) throw new DataFileError(`${where}: expected an object`);
   const r = new Reader(raw, where, interner);
-  const id = r.str("ID");
+  const id = r.str("ID", true);
   if (id === "") throw new DataFileError(`${where}.ID: expected a non-empty string`);
   const entry: JobListEntry = {
     CreateIndex: r.int("CreateIndex", true),
@@ -170,7 +173,7 @@ function deploymentState(o: unknown, where: string, interner: Interner): Deploym
 export function normalizeDeployment(raw: unknown, where: string, interner = new Interner()): Deployment {
   if (!isObj(raw)) throw new DataFileError(`${where}: expected an object`);
   const r = new Reader(raw, where, interner);
-  const id = r.str("ID");
+  const id = r.str("ID", true);
   if (id === "") throw new DataFileError(`${where}.ID: expected a non-empty string`);
   const groups = plainMap(Object.entries(r.obj("TaskGroups") ?? {}).map(([name, value]) => [name, deploymentState(value, `${where}.TaskGroups.${name}`, interner)] as const));
   const deployment: Deployment = {
@@ -192,28 +195,83 @@ export function normalizeDeployment(raw: unknown, where: string, interner = new 
   return r.extras(deployment, DEPLOYMENT_FIELDS);
 }
 
+/** A data file's jobs, one at a time: how many, each one raw, and what the list's order reads of each. */
+interface JobSource {
+  readonly length: number;
+  raw(i: number): unknown;
+  /** The job's namespace and ID as the raw record gives them when they are strings. */
+  namespace(i: number): string | undefined;
+  id(i: number): string | undefined;
+}
+
+function arraySource(jobs: readonly unknown[]): JobSource {
+  const text = (i: number, field: string): string | undefined => {
+    const raw = jobs[i];
+    const v = isObj(raw) ? raw[field] : undefined;
+    return typeof v === "string" ? v : undefined;
+  };
+  return { length: jobs.length, raw: (i) => jobs[i], namespace: (i) => text(i, "Namespace"), id: (i) => text(i, "ID") };
+}
+
 /**
  * The positions of a data file's jobs in the jobs list's order (as far as the raw records tell it).
  * Normalizing them in that order allocates each entry's objects where a scan reads them next: over a
  * million jobs in a random file order, a full filtered scan reads memory 4× faster than it would
  * (`bench/scan.ts`), and the index's sort finds them sorted.
  */
-function inListOrder(jobs: readonly unknown[]): number[] {
-  const text = (raw: unknown, field: string): string => {
-    const v = isObj(raw) ? raw[field] : undefined;
-    return typeof v === "string" ? v : "";
-  };
+function inListOrder(jobs: JobSource): number[] {
   // What the order reads of an entry, as normalization will make it.
-  const probe = (i: number) => ({ Namespace: text(jobs[i], "Namespace") || "default", ID: text(jobs[i], "ID") }) as JobListEntry;
-  return sortedBy(jobsEndpoint.order, [...jobs.keys()], probe).map((x) => x.item);
+  const probe = (i: number) => ({ Namespace: jobs.namespace(i) || "default", ID: jobs.id(i) ?? "" }) as JobListEntry;
+  return sortedBy(jobsEndpoint.order, Array.from({ length: jobs.length }, (_, i) => i), probe).map((x) => x.item);
 }
 
 /** The state described by a parsed --data file: `{"jobs": [...], "deployments": [...]}` (other keys belong to other services). */
 export function snapshotFromData(data: unknown): Snapshot {
   if (!isObj(data)) throw new DataFileError("data file: expected a JSON object with \"jobs\" and \"deployments\"");
   const jobs = data["jobs"] ?? [];
-  const deployments = data["deployments"] ?? [];
   if (!Array.isArray(jobs)) throw new DataFileError("jobs: expected an array");
+  return snapshotOf(data, arraySource(jobs));
+}
+
+/** A parsed --data file without the scheduler's "jobs" and "deployments": what the other services read. */
+export function otherServicesData(data: unknown): unknown {
+  if (!isObj(data)) return data;
+  const { jobs: _jobs, deployments: _deployments, ...rest } = data;
+  return rest;
+}
+
+/**
+ * A --data file's contents from its bytes: the state it describes and what the other services read, as
+ * `JSON.parse`, `snapshotFromData` and `otherServicesData` give them, errors included. The jobs are
+ * read one by one: no parse of the whole file lives beside the state (a million jobs' raw objects take
+ * a gigabyte). Anything out of the ordinary, and any error, has the file read whole.
+ */
+export function loadDataFile(bytes: Buffer): { snapshot: Snapshot; rest: unknown } {
+  const whole = () => {
+    const data: unknown = JSON.parse(bytes.toString("utf8"));
+    return { snapshot: snapshotFromData(data), rest: otherServicesData(data) };
+  };
+  const split = splitArrayMember(bytes, "jobs", ["Namespace", "ID"]);
+  if (split === undefined) return whole();
+  const { starts, ends, fields } = split.array;
+  const [namespaces, ids] = fields as [readonly (string | undefined)[], readonly (string | undefined)[]];
+  const source: JobSource = {
+    length: starts.length,
+    raw: (i) => JSON.parse(bytes.toString("utf8", starts[i], ends[i])),
+    namespace: (i) => namespaces[i],
+    id: (i) => ids[i],
+  };
+  try {
+    const data: unknown = JSON.parse(split.rest);
+    return isObj(data) ? { snapshot: snapshotOf(data, source), rest: otherServicesData(data) } : whole();
+  } catch {
+    // The error of the file read whole: a syntax error anywhere comes before a job's mistake.
+    return whole();
+  }
+}
+
+function snapshotOf(data: Obj, jobs: JobSource): Snapshot {
+  const deployments = data["deployments"] ?? [];
   if (!Array.isArray(deployments)) throw new DataFileError("deployments: expected an array");
   const records: JobRecord[] = [];
   const seen = new Set<string>();
@@ -229,7 +287,7 @@ export function snapshotFromData(data: unknown): Snapshot {
   }
   let index = 1;
   const normalize = (i: number): void => {
-    const entry = normalizeJob(jobs[i], `jobs[${i}]`, interner);
+    const entry = normalizeJob(jobs.raw(i), `jobs[${i}]`, interner);
     const key = `${entry.Namespace}\u0000${entry.ID}`;
     if (seen.has(key)) throw new DataFileError(`jobs: duplicate job ${entry.ID} in namespace ${entry.Namespace}`);
     seen.add(key);

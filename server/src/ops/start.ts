@@ -7,7 +7,9 @@ import { buildApp } from "../app.js";
 import type { ServerContext, ServerOptions } from "../context.js";
 import { newLogEvents } from "../context.js";
 import { generateDemo } from "../demo/generate.js";
-import { snapshotFromData } from "../lists/load.js";
+import { loadDataFile, otherServicesData, snapshotFromData } from "../lists/load.js";
+import type { Snapshot } from "../lists/records.js";
+import { isObj } from "../object.js";
 import { LevelPersistence } from "../store/memory/persist.js";
 import { SchedulerState } from "../store/memory/state.js";
 import { MemoryStore } from "../store/memory/index.js";
@@ -19,6 +21,7 @@ import { FilterCache } from "../lists/filters.js";
 import { closeWithin } from "./connections.js";
 import { buildOpsApp } from "./health.js";
 import { Lifecycle } from "./lifecycle.js";
+import { collectGarbage } from "./memory.js";
 
 export interface RunningServer {
   ctx: ServerContext;
@@ -52,43 +55,85 @@ export function packageVersion(): string {
   return "0.0.0";
 }
 
-async function readJson(file: string, what: string): Promise<unknown> {
-  let text: string;
+/** The --data file: its name and bytes. */
+interface DataFile {
+  readonly file: string;
+  readonly bytes: Buffer;
+}
+
+async function readDataFile(file: string): Promise<DataFile> {
   try {
-    text = await readFile(file, "utf8");
+    return { file, bytes: await readFile(file) };
   } catch (e) {
-    throw new StartupError(`${what} ${file}: ${(e as Error).message}`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new StartupError(`${what} ${file}: ${(e as Error).message}`);
+    throw new StartupError(`data file ${file}: ${(e as Error).message}`);
   }
 }
 
+/** `read(bytes)` of the --data file, its JSON syntax errors named as the file's. */
+function fromDataFile<T>({ file, bytes }: DataFile, read: (bytes: Buffer) => T): T {
+  try {
+    return read(bytes);
+  } catch (e) {
+    if (e instanceof SyntaxError) throw new StartupError(`data file ${file}: ${e.message}`);
+    throw e;
+  }
+}
+
+/**
+ * The --data file parsed whole: what the other services read (`ctx.data`), and the state it describes,
+ * made when asked (a store that already holds one never asks).
+ */
+function parseDataFile(ctx: ServerContext, file: DataFile): () => Snapshot {
+  const data = fromDataFile(file, (bytes) => JSON.parse(bytes.toString("utf8")) as unknown);
+  ctx.data = otherServicesData(data);
+  return () => snapshotFromData(data);
+}
+
+/** The state of --data (read job by job, so that a large file's parse never lives beside it), or the demo set. */
+function initialState(ctx: ServerContext, data: DataFile | undefined): Snapshot {
+  if (data === undefined) return generateDemo();
+  const loaded = fromDataFile(data, loadDataFile);
+  ctx.data = loaded.rest;
+  return loaded.snapshot;
+}
+
 /** The state: from --data-dir when it holds one, else from --data or the demo set (and saved to --data-dir). */
-async function openState(ctx: ServerContext, data: unknown, log: (msg: string, extra?: object) => void): Promise<SchedulerState> {
+async function openState(ctx: ServerContext, data: DataFile | undefined, log: (msg: string, extra?: object) => void): Promise<SchedulerState> {
   const { options } = ctx;
-  const initial = () => (data !== undefined ? snapshotFromData(data) : generateDemo());
-  if (options.dataDir === undefined) return new SchedulerState(initial());
+  if (options.dataDir === undefined) return new SchedulerState(initialState(ctx, data));
   const persistence = await LevelPersistence.open(options.dataDir);
   ctx.storeHealth = () => persistence.health();
   const stored = await persistence.load();
   if (stored !== undefined) {
+    if (data !== undefined) parseDataFile(ctx, data);
     log("state loaded from the data directory", { dataDir: options.dataDir, index: stored.index, jobs: stored.jobs.length, deployments: stored.deployments.length });
     return new SchedulerState(stored, persistence);
   }
-  const snapshot = initial();
+  const snapshot = initialState(ctx, data);
   await persistence.seed(snapshot);
   log("new data directory seeded", { dataDir: options.dataDir, jobs: snapshot.jobs.length, deployments: snapshot.deployments.length });
   return new SchedulerState(snapshot, persistence);
 }
 
-/** The scheduler keeps its own copy of "jobs" and "deployments"; the other services read the rest. */
-function withoutSchedulerKeys(data: unknown): unknown {
-  if (typeof data !== "object" || data === null || Array.isArray(data)) return data;
-  const { jobs: _jobs, deployments: _deployments, ...rest } = data as Record<string, unknown>;
-  return rest;
+/** The PostgreSQL store, seeded from --data or the demo set when its database has no state yet. */
+async function openPostgres(ctx: ServerContext, url: string, data: DataFile | undefined, log: (msg: string, extra?: object) => void): Promise<SchedulerStore> {
+  const initial = data === undefined ? generateDemo : parseDataFile(ctx, data);
+  const rawApplies = isObj(ctx.data) ? ctx.data["applies"] : undefined;
+  const store = await openPostgresStore(url, initial, log, rawApplies).catch((e: unknown) => {
+    throw e instanceof DatabaseError ? new StartupError(e.message) : e;
+  });
+  // The applies are the database's (seeded with it), so that every server shows the same.
+  const { applies: _fromFile, ...rest } = (ctx.data ?? {}) as Record<string, unknown>;
+  ctx.data = store.applies === undefined ? rest : { ...rest, applies: store.applies };
+  ctx.storeHealth = () => store.health();
+  return store;
+}
+
+/** The scheduler's store (memory, or PostgreSQL with --database), its state from --data when given. */
+async function openStore(ctx: ServerContext, log: (msg: string, extra?: object) => void): Promise<SchedulerStore> {
+  const { options } = ctx;
+  const data = options.dataFile === undefined ? undefined : await readDataFile(options.dataFile);
+  return options.database !== undefined ? openPostgres(ctx, options.database, data, log) : new MemoryStore(await openState(ctx, data, log));
 }
 
 function url(app: FastifyInstance): string {
@@ -100,7 +145,6 @@ function url(app: FastifyInstance): string {
 /** Builds and starts both listeners. Signals are the caller's business (see main.ts). */
 export async function startServer(options: ServerOptions, config?: ServerConfig): Promise<RunningServer> {
   const acl = new TokenAcl(options.aclTokensFile === undefined ? undefined : await loadAclTokens(options.aclTokensFile));
-  const data = options.dataFile === undefined ? undefined : await readJson(options.dataFile, "data file");
   const ctx: ServerContext = {
     options,
     acl,
@@ -108,25 +152,15 @@ export async function startServer(options: ServerOptions, config?: ServerConfig)
     startedAt: new Date(),
     logEvents: newLogEvents(),
   };
-  if (data !== undefined) ctx.data = withoutSchedulerKeys(data);
   if (config !== undefined) ctx.config = config;
 
   // The store's messages: held until the API listener's logger exists, then written through it.
   const pending: [string, object | undefined][] = [];
   let write: ((msg: string, extra?: object) => void) | undefined;
   const log = (msg: string, extra?: object): void => (write === undefined ? void pending.push([msg, extra]) : write(msg, extra));
-  let state: SchedulerStore;
-  if (options.database !== undefined) {
-    const rawApplies = typeof data === "object" && data !== null ? (data as Record<string, unknown>)["applies"] : undefined;
-    const store = await openPostgresStore(options.database, () => (data !== undefined ? snapshotFromData(data) : generateDemo()), log, rawApplies).catch((e: unknown) => {
-      throw e instanceof DatabaseError ? new StartupError(e.message) : e;
-    });
-    // The applies are the database's (seeded with it), so that every server shows the same.
-    const { applies: _fromFile, ...rest } = (ctx.data ?? {}) as Record<string, unknown>;
-    ctx.data = store.applies === undefined ? rest : { ...rest, applies: store.applies };
-    ctx.storeHealth = () => store.health();
-    state = store;
-  } else state = new MemoryStore(await openState(ctx, data, log));
+  const state = await openStore(ctx, log);
+  // The data file's bytes and what loading it left behind are garbage now: returned at once (ops/memory.ts).
+  if (options.dataFile !== undefined) collectGarbage();
   let lifecycle: Lifecycle | undefined;
   let app: FastifyInstance;
   const filters = new FilterCache();

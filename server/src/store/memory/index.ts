@@ -1,5 +1,6 @@
 /** The embedded store: the in-memory state (optionally persisted to a data directory) behind the store interface. */
-import type { Filter, FilterTable } from "filter-expr";
+import type { Filter } from "filter-expr";
+import { BlockAnswers } from "./block-answers.js";
 import { checksOf, planWalk } from "../../lists/paginate.js";
 import type { Table } from "../../lists/records.js";
 import { planRegistration, type JobSpec, type RegisterResponse } from "../../lists/register.js";
@@ -7,27 +8,6 @@ import type { ListRead, SchedulerStore, StorePage } from "../types.js";
 import { readIndexPage } from "./pages.js";
 import { workGrowsWithItems, rowEvaluator } from "../../lists/filters.js";
 import type { SchedulerState } from "./state.js";
-
-/** Rows whose answers are computed together (`FilterTable.answers`), where a scan rejects rows by number. */
-const BLOCK = 4096;
-
-/**
- * Whether the filter answers false for a row (an error is left for the page's checks to raise in
- * order), from the answers of the row's block, computed together when the scan first reaches it.
- */
-function rejecter<T>(table: FilterTable<T>, filter: Filter<T>): (row: number) => boolean {
-  let start = 0;
-  let answers: Uint8Array = new Uint8Array(0);
-  return (row) => {
-    const at = row - start;
-    if (at < 0 || at >= answers.length) {
-      start = row - (row % BLOCK);
-      answers = table.answers(filter, start, Math.min(start + BLOCK, table.length));
-      return answers[row - start] === 0;
-    }
-    return answers[at] === 0;
-  };
-}
 
 export class MemoryStore implements SchedulerStore {
   readonly kind = "memory";
@@ -50,7 +30,7 @@ export class MemoryStore implements SchedulerStore {
       check: checksOf(read),
       atRow: atRow && checksOf({ ...read, matches: (_item: T, row: number) => atRow(row) }),
       // Without an ACL check, a row the filter rejects needs nothing else (with one, the ACL goes first).
-      rejects: columnar !== undefined && read.allowed === undefined ? rejecter(orderIndex.table, columnar) : undefined,
+      rejections: columnar !== undefined && read.allowed === undefined ? new BlockAnswers(orderIndex.table, columnar) : undefined,
     };
     const page = await readIndexPage(orderIndex, walk, read.query.perPage, checks, read.pause);
     return { ...page, index };

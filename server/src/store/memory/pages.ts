@@ -5,6 +5,7 @@
  */
 import { compareStrings } from "../../lists/orders.js";
 import { PageBuilder, type Page, type Walk } from "../../lists/paginate.js";
+import type { Rejections } from "./block-answers.js";
 import type { OrderIndex } from "./order-index.js";
 
 /**
@@ -28,21 +29,20 @@ const COMPLETE = -2;
 /**
  * Offers `items[i]` for i from `from` towards `end` (excluded) by `step`; returns `end` when all were
  * offered, `COMPLETE` when the page is, or the position `pause` asked to stop before (not offered).
+ * Rows `base + i` that `rejections` rejects are passed over unoffered, a block at a time.
  */
-function offerRange<T>(builder: PageBuilder<T>, items: readonly T[], from: number, end: number, step: number, base: number, pause: () => boolean, rejects: ((row: number) => boolean) | undefined): number {
-  if (rejects !== undefined) {
-    // Rows the columns decide cost little each: `pause` is asked every 16 of them.
-    for (let i = from, n = 0; i !== end; i += step) {
-      if ((n++ & 15) === 0 && pause()) return i;
-      // A row the filter rejects is passed over by `offer` without a trace: skip the call.
-      if (rejects(base + i)) continue;
-      if (!builder.offer(items[i] as T, base + i)) return COMPLETE;
-    }
-    return end;
-  }
-  for (let i = from; i !== end; i += step) {
+function offerRange<T>(builder: PageBuilder<T>, items: readonly T[], from: number, end: number, step: 1 | -1, base: number, pause: () => boolean, rejections: Rejections | undefined): number {
+  let i = from;
+  while (i !== end) {
     if (pause()) return i;
+    if (rejections !== undefined) {
+      // A row the filter rejects is passed over by `offer` without a trace: skip the calls.
+      i = rejections.next(base + i, base + end, step) - base;
+      // `end`, or where the next block starts (looked at after the next pause).
+      if (i === end || rejections.rejects(base + i)) continue;
+    }
     if (!builder.offer(items[i] as T, base + i)) return COMPLETE;
+    i += step;
   }
   return end;
 }
@@ -51,8 +51,8 @@ function offerRange<T>(builder: PageBuilder<T>, items: readonly T[], from: numbe
 export interface IndexChecks<T> {
   check: ((item: T, row: number) => boolean) | undefined;
   atRow?: ((item: T, row: number) => boolean) | undefined;
-  /** True for a row the checks surely reject, with nothing to raise (read by row, like `atRow`). */
-  rejects?: ((row: number) => boolean) | undefined;
+  /** Rows the checks surely reject, with nothing to raise (read by row, like `atRow`). */
+  rejections?: Rejections | undefined;
 }
 
 /**
@@ -80,7 +80,12 @@ export async function readIndexPage<T>(index: OrderIndex<T>, walk: Walk<T>, perP
   const { check, atRow } = checks;
   const test = atRow === undefined ? check : (item: T, row: number) => (table.version === version ? atRow(item, row) : check === undefined || check(item, row));
   const builder = new PageBuilder(walk, perPage, test);
-  const rejects = checks.rejects === undefined ? undefined : (row: number) => table.version === version && checks.rejects!(row);
+  // After a write the rows moved: every item is offered and checked by itself.
+  const rejections = checks.rejections;
+  const unchanged: Rejections | undefined = rejections && {
+    rejects: (row) => table.version === version && rejections.rejects(row),
+    next: (row, end, step) => (table.version === version ? rejections.next(row, end, step) : row),
+  };
   // Where the scan is: segment `s`, position `i` of `items`, in [lo, hi).
   const at = { s: 0, i: 0, lo: 0, hi: 0, items: index.all, base: 0 };
   let copied = false;
@@ -120,7 +125,7 @@ export async function readIndexPage<T>(index: OrderIndex<T>, walk: Walk<T>, perP
       for (;;) {
         // Synchronous stretches between pauses (a loop without `await` is what V8 optimizes best).
         const end = walk.reverse ? at.lo - 1 : at.hi;
-        const stop = offerRange(builder, at.items, at.i, end, step, at.base, pause, rejects);
+        const stop = offerRange(builder, at.items, at.i, end, step, at.base, pause, unchanged);
         if (stop === COMPLETE) return builder.page();
         if (stop === end) break;
         at.i = stop;
