@@ -6,7 +6,8 @@
  *     that matches nothing, `GET /v1/jobs?namespace=*`, one request at a time, each a distinct filter
  *     (so that none is answered from the shared answers);
  *  3. `/health` latency on the ops listener, polled every 20 ms while ten such scans run at once;
- *  4. a 1 %-selective page (`per_page=100`) of each store, p50/p99.
+ *  4. a 1 %-selective page (`per_page=100`) of each store, p50/p99;
+ *  5. the embedded server's resident memory once started and after the scans.
  *
  *   npx tsx bench/scan.ts [--jobs 1000000] [--runs 20] [--database postgres://…] [--embedded-only]
  *
@@ -18,7 +19,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { compile, schemas } from "filter-expr";
-import { snapshotFromData } from "../src/lists/load.js";
+import { loadDataFile } from "../src/lists/load.js";
 import { startPostgres } from "../test/support/postgres.js";
 import { rssMiB, startServer, writeData, type Server } from "./support.js";
 
@@ -121,7 +122,7 @@ async function main(): Promise<void> {
     await writeData(dataFile, JOBS);
 
     // The library alone, over the jobs as the server's loader makes them.
-    const jobs = snapshotFromData(JSON.parse(readFileSync(dataFile, "utf8"))).jobs.map((r) => r.entry); // as the server reads --data
+    const jobs = loadDataFile(readFileSync(dataFile)).snapshot.jobs.map((r) => r.entry); // as the server reads --data
     const f = compile(noMatch(0), { schema: schemas.job });
     const library: number[] = [];
     for (let i = 0; i < 6; i++) {
@@ -134,6 +135,7 @@ async function main(): Promise<void> {
     console.error(`library: filter.filter(${JOBS} jobs) median ${ms(lib)}`);
 
     const embedded = await startServer(["--data", dataFile], []);
+    const loaded = rssMiB(embedded.pid);
     const memory = await measure(embedded, 0);
     const memoryPage = await selectivePages(embedded);
     const resident = rssMiB(embedded.pid);
@@ -165,7 +167,7 @@ async function main(): Promise<void> {
     if (pgFigures !== undefined) console.log(row("PostgreSQL", pgFigures));
     console.log(`\nA 1 %-selective page (${JSON.stringify(selective(0))}, per_page=100), ${RUNS} one at a time, p50 / p99:`);
     console.log(`  embedded ${ms(memoryPage.p50)} / ${ms(memoryPage.p99)}${pgPage === undefined ? "" : `; PostgreSQL ${ms(pgPage.p50)} / ${ms(pgPage.p99)}`}`);
-    console.log(`\nThe embedded server's resident memory after its scans: ${resident} MiB.`);
+    console.log(`\nThe embedded server's resident memory once started: ${loaded} MiB; after its scans: ${resident} MiB.`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
     await cluster?.stop();

@@ -13,7 +13,7 @@ const byBytes = (a: string, b: string): number => Buffer.compare(Buffer.from(a, 
 /** Well-formed text (no lone surrogate, which UTF-8 cannot hold), from a few characters that order differently in UTF-16. */
 const key = fc.oneof(
   fc.string({ unit: fc.constantFrom("a", "b", "~", "é", "\uff5e", "\ue000", "😀", "𝔸", "日"), maxLength: 4 }),
-  fc.string({ unit: "binary", maxLength: 4 }).filter((s) => s.isWellFormed()),
+  fc.string({ unit: "binary", maxLength: 4 }).filter((s) => !/\p{Cs}/u.test(s)),
 );
 
 describe("the lists' order", () => {
