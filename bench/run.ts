@@ -4,7 +4,8 @@
  *  2. for Q1–Q6 over 100,000 generated job list entries: a hand-written JavaScript predicate, the
  *     compiled filter on plain JSON, and the compiled filter with the job schema;
  *  3. cold compile (parse + check + compile) of a distinct expression each time;
- *  4. FilterTable against hand-written code (bench/table.ts, which prints its own summary).
+ *  4. FilterTable against hand-written code (bench/table.ts, which prints its own summary);
+ *  5. start-up and `filter-check --data` against jq, whole processes (bench/start.ts).
  * Results are written to bench/results/<version>/ as JSON; a summary with the ratios is printed.
  *
  *   npm run bench            (builds dist/, then about two minutes)
@@ -100,3 +101,6 @@ console.log(`\n${lines.join("\n")}`);
 
 // 4. FilterTable against hand-written code (bench/table.ts; the same flags)
 await import("./table.js");
+
+// 5. Start-up and filter-check --data, whole processes (bench/start.ts)
+await import("./start.js");
