@@ -9,6 +9,8 @@
  * one pass by `Reader`; what it refuses is given to `JSON.parse`, so errors are `JSON.parse`'s own.
  */
 
+import { C } from "./json-chars.js";
+
 /** `JSON.parse`, with integers beyond ±2^53 as `bigint` and lone surrogates as U+FFFD. */
 export function parseJson(text: string): unknown {
   const surrogates = SURROGATE_ESCAPE.test(text);
@@ -37,27 +39,6 @@ function numberOf(literal: string, integer: boolean): number | bigint {
 /** Thrown where the text is not JSON: `JSON.parse` then says why. */
 const NOT_JSON = Symbol("not JSON");
 
-const enum C {
-  Tab = 9,
-  LF = 10,
-  CR = 13,
-  Space = 32,
-  Quote = 34,
-  Plus = 43,
-  Comma = 44,
-  Minus = 45,
-  Dot = 46,
-  Zero = 48,
-  Nine = 57,
-  Colon = 58,
-  OpenBracket = 91,
-  Backslash = 92,
-  CloseBracket = 93,
-  E = 69,
-  LowerE = 101,
-  OpenBrace = 123,
-  CloseBrace = 125,
-}
 
 const ESCAPES: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
 const isDigit = (c: number): boolean => c >= C.Zero && c <= C.Nine;

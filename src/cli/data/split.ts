@@ -11,6 +11,8 @@
  * array, an unterminated item) are `DataError`s with the line and column of the data.
  */
 
+import { C } from "../../json-chars.js";
+
 /** One item's text, with its 0-based index and where it starts in the data. */
 export interface RawItem {
   readonly text: string;
@@ -31,19 +33,6 @@ export class DataError extends Error {
   }
 }
 
-const enum C {
-  Tab = 9,
-  LF = 10,
-  CR = 13,
-  Space = 32,
-  Quote = 34,
-  Comma = 44,
-  Backslash = 92,
-  OpenBracket = 91,
-  CloseBracket = 93,
-  OpenBrace = 123,
-  CloseBrace = 125,
-}
 
 const isSpace = (c: number) => c === C.Space || c === C.LF || c === C.CR || c === C.Tab || c === 0xfeff;
 

@@ -1,0 +1,22 @@
+/** The character codes JSON text is read by (`parseJson`, and the CLI's splitter of `--data`). */
+export enum C {
+  Tab = 9,
+  LF = 10,
+  CR = 13,
+  Space = 32,
+  Quote = 34,
+  Plus = 43,
+  Comma = 44,
+  Minus = 45,
+  Dot = 46,
+  Zero = 48,
+  Nine = 57,
+  Colon = 58,
+  E = 69,
+  OpenBracket = 91,
+  Backslash = 92,
+  CloseBracket = 93,
+  LowerE = 101,
+  OpenBrace = 123,
+  CloseBrace = 125,
+}
