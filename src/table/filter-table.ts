@@ -151,13 +151,15 @@ export class FilterTable<T = unknown> {
    * not made by `compile` runs row by row.
    */
   filter(filter: Filter<T>): T[] {
-    const states = this.answers(filter);
-    const out: T[] = [];
-    for (let i = 0; i < states.length; i++) {
-      const s = states[i];
-      if (s === TRUE) out.push(this.rows[i]!);
-      else if (s === ERROR && filter.evaluate(this.rows[i]!)) out.push(this.rows[i]!); // throws the row's error
-    }
+    const rows = this.rows;
+    const states = new Uint8Array(rows.length);
+    // The matching rows are listed as the plan's last pass finds them.
+    const matches = new Int32Array(rows.length);
+    const m = evaluateRange(this.planOf(filter), this.view, 0, states, null, rows.length, matches, TRUE);
+    const firstError = states.indexOf(ERROR);
+    if (firstError >= 0) filter.evaluate(rows[firstError]!); // throws the first failing row's error
+    const out = new Array<T>(m);
+    for (let k = 0; k < m; k++) out[k] = rows[matches[k]!]!;
     return out;
   }
 
