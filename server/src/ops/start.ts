@@ -69,12 +69,15 @@ async function readDataFile(file: string): Promise<DataFile> {
   }
 }
 
-/** `read(bytes)` of the --data file, its JSON syntax errors named as the file's. */
+/**
+ * `read(bytes)` of the --data file, its JSON syntax errors named as the file's, and so is a file too
+ * large to be read whole (past 512 MiB of text) where it must be.
+ */
 function fromDataFile<T>({ file, bytes }: DataFile, read: (bytes: Buffer) => T): T {
   try {
     return read(bytes);
   } catch (e) {
-    if (e instanceof SyntaxError) throw new StartupError(`data file ${file}: ${e.message}`);
+    if (e instanceof SyntaxError || (e as NodeJS.ErrnoException).code === "ERR_STRING_TOO_LONG") throw new StartupError(`data file ${file}: ${(e as Error).message}`);
     throw e;
   }
 }
