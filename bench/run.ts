@@ -3,7 +3,9 @@
  *  1. parse time per expression for Q1–Q6;
  *  2. for Q1–Q6 over 100,000 generated job list entries: a hand-written JavaScript predicate, the
  *     compiled filter on plain JSON, and the compiled filter with the job schema;
- *  3. cold compile (parse + check + compile) of a distinct expression each time;
+ *  3. cold compile (parse + check + compile) of a distinct expression each time, and its growth with
+ *     the expression's size (or-chains of 10, 100 and 1,000 matches, with and without the replay of
+ *     the reference's parse budget);
  *  4. FilterTable against hand-written code (bench/table.ts, which prints its own summary);
  *  5. start-up and `filter-check --data` against jq, whole processes (bench/start.ts).
  * Results are written to bench/results/<version>/ as JSON; a summary with the ratios is printed.
@@ -96,6 +98,23 @@ const coldTimes = cold.results.map((r) => 1e6 / r.ops);
 lines.push("cold compile (parse + check + compile) of a distinct expression:");
 for (const r of cold.results) lines.push(`  ${r.name.padEnd(9)} ${(1e6 / r.ops).toFixed(2)} µs`);
 lines.push(`  geometric mean ${geomean(coldTimes).toFixed(2)} µs`);
+
+// 3b. Compile growth: an or-chain of n distinct matches; the reference's parse budget is replayed
+// step by step once the text could run out of it (about 8,000 characters at depth 0).
+const chain = (terms: number) => Array.from({ length: terms }, (_, i) => `Priority == ${n++ + i}`).join(" or ");
+const growthSizes = [10, 100, 1000];
+const growth = (await b.suite(
+  "compile growth",
+  ...growthSizes.map((terms) => b.add(`${terms} terms`, () => compile(chain(terms), { schema: schemas.job }), { ...options, minSamples: 5 })),
+  ...growthSizes.map((terms) => b.add(`${terms} terms, no budget`, () => compile(chain(terms), { schema: schemas.job, maxExpressions: Infinity }), { ...options, minSamples: 5 })),
+  b.cycle(),
+  save("compile-growth"),
+)) as unknown as Summary;
+lines.push("compile growth (or-chains, typed; per term):");
+for (const terms of growthSizes) {
+  const per = (name: string) => (1e6 / ops(growth, name) / terms).toFixed(2);
+  lines.push(`  ${String(terms).padStart(5)} terms  ${per(`${terms} terms`)} µs/term   without the budget replay ${per(`${terms} terms, no budget`)} µs/term`);
+}
 
 console.log(`\n${lines.join("\n")}`);
 
