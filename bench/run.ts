@@ -3,9 +3,10 @@
  *  1. parse time per expression for Q1–Q6;
  *  2. for Q1–Q6 over 100,000 generated job list entries: a hand-written JavaScript predicate, the
  *     compiled filter on plain JSON, and the compiled filter with the job schema;
- *  3. cold compile (parse + check + compile) of a distinct expression each time, and its growth with
- *     the expression's size (or-chains of 10, 100 and 1,000 matches, with and without the replay of
- *     the reference's parse budget);
+ *  3. cold compile (parse + check + compile) of a distinct expression each time, against cel-js's
+ *     parse + type check of the same tests in CEL, and its growth with the expression's size
+ *     (or-chains of 10, 100 and 1,000 matches, with and without the replay of the reference's parse
+ *     budget, and cel-js's);
  *  4. FilterTable against hand-written code (bench/table.ts, which prints its own summary);
  *  5. start-up and `filter-check --data` against jq, whole processes (bench/start.ts).
  * Results are written to bench/results/<version>/ as JSON; a summary with the ratios is printed.
@@ -13,6 +14,7 @@
  *   npm run bench            (builds dist/, then about two minutes)
  *   npm run bench -- --quick (shorter samples)
  */
+import { Environment } from "@marcbachmann/cel-js";
 import b from "benny";
 import { readFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -84,36 +86,47 @@ for (const q of QUERIES) {
 const geomean = (xs: number[]) => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length);
 lines.push(`  geometric mean of the ratios: JSON ${geomean(ratios.json).toFixed(2)}×, typed ${geomean(ratios.typed).toFixed(2)}×, both ${geomean([...ratios.json, ...ratios.typed]).toFixed(2)}×`);
 
-// 3. Cold compile of distinct expressions
+// 3. Cold compile of distinct expressions, against cel-js's parse + type check of the same tests in
+// CEL (an Environment declaring the job's fields), which is what a compile must at least do.
+const cel = new Environment();
+for (const [name, type] of Object.entries({ ID: "string", Name: "string", Namespace: "string", ParentID: "string", Status: "string", Type: "string", Priority: "int", Stop: "bool", Datacenters: "list", JobSummary: "map" })) {
+  cel.registerVariable(name, type);
+}
 let n = 0;
 const cold = (await b.suite(
   "cold compile",
   b.add("JSON", () => compile(`Priority == ${n++} and Status == "s${n}"`), options),
   b.add("typed", () => compile(`Priority == ${n++} and Status == "s${n}"`, { schema: schemas.job }), options),
   ...QUERIES.map((q) => b.add(`${q.id} typed`, () => compile(`${q.expression} or ID == "${n++}"`, { schema: schemas.job }), options)),
+  ...QUERIES.map((q) => b.add(`${q.id} cel-js`, () => cel.check(`${q.cel} || ID == "${n++}"`), options)),
   b.cycle(),
   save("compile"),
 )) as unknown as Summary;
-const coldTimes = cold.results.map((r) => 1e6 / r.ops);
-lines.push("cold compile (parse + check + compile) of a distinct expression:");
-for (const r of cold.results) lines.push(`  ${r.name.padEnd(9)} ${(1e6 / r.ops).toFixed(2)} µs`);
-lines.push(`  geometric mean ${geomean(coldTimes).toFixed(2)} µs`);
+const us = (s: Summary, name: string): number => 1e6 / ops(s, name);
+lines.push("cold compile (parse + check + compile) of a distinct expression; cel-js's parse + check of the same test:");
+for (const name of ["JSON", "typed"]) lines.push(`  ${name.padEnd(9)} ${us(cold, name).toFixed(2)} µs`);
+for (const q of QUERIES) lines.push(`  ${`${q.id} typed`.padEnd(9)} ${us(cold, `${q.id} typed`).toFixed(2)} µs   cel-js ${us(cold, `${q.id} cel-js`).toFixed(2)} µs (${(us(cold, `${q.id} typed`) / us(cold, `${q.id} cel-js`)).toFixed(2)}×)`);
+const ours = QUERIES.map((q) => us(cold, `${q.id} typed`));
+const theirs = QUERIES.map((q) => us(cold, `${q.id} cel-js`));
+lines.push(`  geometric mean Q1–Q6 ${geomean(ours).toFixed(2)} µs, cel-js ${geomean(theirs).toFixed(2)} µs (${(geomean(ours) / geomean(theirs)).toFixed(2)}×)`);
 
 // 3b. Compile growth: an or-chain of n distinct matches; the reference's parse budget is replayed
 // step by step once the text could run out of it (about 8,000 characters at depth 0).
-const chain = (terms: number) => Array.from({ length: terms }, (_, i) => `Priority == ${n++ + i}`).join(" or ");
+const chain = (terms: number, or: string) => Array.from({ length: terms }, (_, i) => `Priority == ${n++ + i}`).join(or);
 const growthSizes = [10, 100, 1000];
 const growth = (await b.suite(
   "compile growth",
-  ...growthSizes.map((terms) => b.add(`${terms} terms`, () => compile(chain(terms), { schema: schemas.job }), { ...options, minSamples: 5 })),
-  ...growthSizes.map((terms) => b.add(`${terms} terms, no budget`, () => compile(chain(terms), { schema: schemas.job, maxExpressions: Infinity }), { ...options, minSamples: 5 })),
+  ...growthSizes.map((terms) => b.add(`${terms} terms`, () => compile(chain(terms, " or "), { schema: schemas.job }), { ...options, minSamples: 5 })),
+  ...growthSizes.map((terms) => b.add(`${terms} terms, no budget`, () => compile(chain(terms, " or "), { schema: schemas.job, maxExpressions: Infinity }), { ...options, minSamples: 5 })),
+  ...growthSizes.map((terms) => b.add(`${terms} terms, cel-js`, () => cel.check(chain(terms, " || ")), { ...options, minSamples: 5 })),
   b.cycle(),
   save("compile-growth"),
 )) as unknown as Summary;
 lines.push("compile growth (or-chains, typed; per term):");
 for (const terms of growthSizes) {
-  const per = (name: string) => (1e6 / ops(growth, name) / terms).toFixed(2);
-  lines.push(`  ${String(terms).padStart(5)} terms  ${per(`${terms} terms`)} µs/term   without the budget replay ${per(`${terms} terms, no budget`)} µs/term`);
+  const per = (name: string) => (us(growth, name) / terms).toFixed(2);
+  const ratio = us(growth, `${terms} terms`) / us(growth, `${terms} terms, cel-js`);
+  lines.push(`  ${String(terms).padStart(5)} terms  ${per(`${terms} terms`)} µs/term (${ratio.toFixed(2)}× cel-js's ${per(`${terms} terms, cel-js`)})   without the budget replay ${per(`${terms} terms, no budget`)} µs/term`);
 }
 
 console.log(`\n${lines.join("\n")}`);
