@@ -363,13 +363,18 @@ describe("items 1 and 3 under load: 10 connections", () => {
       await locker.query("ROLLBACK");
       await locker.end();
       expect((await Promise.all(writes)).map((w) => w.status)).toEqual(writes.map(() => 200));
-
-      // An ordinary burst: 100 distinct unpaginated lists at once are all served.
-      const burst = await Promise.all(Array.from({ length: 100 }, (_, i) => get(busy.base, `/v1/jobs?namespace=*&prefix=job-${pad(i * 5, 4)}`)));
+    } finally {
+      await busy.close();
+    }
+    // An ordinary burst with the default bounds (the 2 s wait above is the test's, and a loaded test
+    // machine can pass it): 100 distinct unpaginated lists at once are all served.
+    const ordinary = await openPostgres(readUrl, [], { poolSize: 10 });
+    try {
+      const burst = await Promise.all(Array.from({ length: 100 }, (_, i) => get(ordinary.base, `/v1/jobs?namespace=*&prefix=job-${pad(i * 5, 4)}`)));
       expect(burst.map((b) => b.status)).toEqual(burst.map(() => 200));
       expect(burst.every((b) => JSON.parse(b.body).length > 0)).toBe(true);
     } finally {
-      await busy.close();
+      await ordinary.close();
     }
   }, 60_000);
 });
