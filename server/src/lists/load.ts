@@ -270,6 +270,7 @@ export function loadDataFile(bytes: Buffer): { snapshot: Snapshot; rest: unknown
   }
 }
 
+/** The state of a data file's object (`data`, whose "jobs" are read from `jobs`): deployments first, then the jobs in list order. */
 function snapshotOf(data: Obj, jobs: JobSource): Snapshot {
   const deployments = data["deployments"] ?? [];
   if (!Array.isArray(deployments)) throw new DataFileError("deployments: expected an array");
