@@ -40,6 +40,12 @@ function numberOf(literal: string, integer: boolean): number | bigint {
 const NOT_JSON = Symbol("not JSON");
 
 
+/** `o[key] = value` as JSON.parse makes it: an own data property, `__proto__` included. */
+function setOwn(o: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+  else o[key] = value;
+}
+
 const ESCAPES: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
 const isDigit = (c: number): boolean => c >= C.Zero && c <= C.Nine;
 
@@ -108,9 +114,7 @@ class Reader {
       if (this.space() !== C.Colon) throw NOT_JSON;
       this.i++;
       const v = this.value();
-      // Every key an own property, as JSON.parse makes it (`__proto__` included).
-      if (key === "__proto__") Object.defineProperty(o, key, { value: v, enumerable: true, writable: true, configurable: true });
-      else o[key] = v;
+      setOwn(o, key, v);
       const next = this.space();
       this.i++;
       if (next === C.CloseBrace) return o;
@@ -225,7 +229,7 @@ function validUnicode(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(validUnicode);
   if (typeof v === "object" && v !== null) {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) Object.defineProperty(out, k.replace(LONE_SURROGATE, "\ufffd"), { value: validUnicode(x), enumerable: true, writable: true, configurable: true });
+    for (const [k, x] of Object.entries(v)) setOwn(out, k.replace(LONE_SURROGATE, "\ufffd"), validUnicode(x));
     return out;
   }
   return v;
