@@ -8,6 +8,7 @@ import { syntaxError } from "../messages.js";
 import type { Ast } from "./ast.js";
 import { budgetMayExceed, budgetSteps, REFERENCE_PARSE_BUDGET } from "./budget.js";
 import { FilterParser, tokenSpan } from "./parser.js";
+import { quickParse } from "./quick-parse.js";
 import { describeToken as describe } from "./recognition.js";
 import { lexer } from "./tokens.js";
 
@@ -60,6 +61,14 @@ export function parse(text: string, options: ParseOptions = {}): Ast {
   // The reference's budget first: where it runs out, that is the reference's answer (its parser
   // stops there, whatever comes after), and a long text need not be parsed twice.
   checkBudget(text, limits.maxExpressions || REFERENCE_PARSE_BUDGET);
+  return quickParse(text, limits) ?? fullParse(text, limits);
+}
+
+/**
+ * The Chevrotain parser's answer (the fast path's reference): the AST, or the `FilterSyntaxError` for
+ * the text. Expects the checks of `parse` before it (length, emptiness, the reference's budget).
+ */
+export function fullParse(text: string, limits: Required<ParseOptions>): Ast {
   const lexed = lexer.tokenize(text);
   // A character no token matches can never be consumed: parse up to it, and report it unless the
   // text before it already fails.
