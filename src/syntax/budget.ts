@@ -10,6 +10,13 @@
  * replay costs time linear in the input even where the reference's count is exponential; a memoised
  * result that would cross the limit is replayed step by step to find where the reference stops. The
  * machine keeps its own stack, so no depth of nesting reaches the JavaScript stack.
+ *
+ * Results are also memoised by what a rule read (`WindowMemo`), across positions and across texts:
+ * the parser is a pure function of the characters it looks at, and it looks at them only through
+ * its literals and classes. So a rule's count, outcome and length depend only on the window of
+ * characters it examined (up to the furthest one, or the end of the input), each taken as its class
+ * under every literal and class of the grammar (`7` and `8` are one class; `o`, which "or" tests,
+ * is its own). The terms of a long chain then cost one lookup each instead of one replay each.
  */
 import { inRanges, unicodeGroup } from "../unicode/tables.js";
 import { REFERENCE_RULES } from "./reference-grammar.js";
@@ -62,6 +69,10 @@ interface Machine {
   readonly names: readonly string[];
   /** Rules whose results are memoised (the others are cheap to replay and met at many positions). */
   readonly memo: readonly boolean[];
+  /** The characters the grammar's literals test, and its classes: what tells two characters apart. */
+  readonly litChars: ReadonlySet<number>;
+  readonly classTests: readonly ((cp: number) => boolean)[];
+  readonly windows: WindowMemo;
 }
 
 /**
@@ -106,7 +117,83 @@ function build(rules: readonly PegRule[]): Machine {
       case "andCode": return node(CODE);
     }
   };
-  return { bodies: rules.map((r) => conv(r.expr)), names: rules.map((r) => r.display || r.name), memo: rules.map((r) => MEMOISED.has(r.name)) };
+  const litChars = new Set<number>();
+  const classTests: ((cp: number) => boolean)[] = [];
+  const collect = (n: Node): void => {
+    if (n.k === LIT) for (const c of n.lit) litChars.add(c);
+    if (n.k === CLASS) classTests.push(n.test!);
+    n.kids.forEach(collect);
+  };
+  const bodies = rules.map((r) => conv(r.expr));
+  bodies.forEach(collect);
+  return { bodies, names: rules.map((r) => r.display || r.name), memo: rules.map((r) => MEMOISED.has(r.name)), litChars, classTests, windows: new WindowMemo() };
+}
+
+/** Longest window (in characters) memoised by content; longer ones are only memoised by position. */
+const MAX_WINDOW = 64;
+
+/** A rule's result as `WindowMemo` keeps it: its window's classes, outcome, length and count. */
+interface WindowResult {
+  readonly window: string;
+  /** Characters matched, or -1 when the rule failed. */
+  readonly length: number;
+  readonly steps: number;
+}
+
+/**
+ * Rule results keyed by rule and window content, for one machine, shared by every replay. A window is
+ * a string of class codes (`classCodes`), one per character it examined, with code 0 for the end of
+ * the input. Bounded: a bucket keeps its last 8 windows, and the memo starts again past 50,000 buckets.
+ */
+class WindowMemo {
+  private buckets = new Map<number, WindowResult[]>();
+  /** The class code of each character met so far (codes count from 1, in order of first meeting). */
+  private readonly codes = new Map<number, number>();
+  private readonly signatures = new Map<string, number>();
+
+  /** `text`'s characters as class codes, then code 0 for the end of the input. */
+  classCodes(cps: readonly number[], m: Machine): string {
+    let out = "";
+    for (const cp of cps) {
+      let code = this.codes.get(cp);
+      if (code === undefined) {
+        let signature = m.litChars.has(cp) ? String(cp) : "";
+        for (const test of m.classTests) signature += test(cp) ? "1" : "0";
+        code = this.signatures.get(signature);
+        if (code === undefined) {
+          code = this.signatures.size + 1;
+          this.signatures.set(signature, code);
+        }
+        if (this.codes.size > 100_000) this.codes.clear();
+        this.codes.set(cp, code);
+      }
+      out += String.fromCharCode(code);
+    }
+    return `${out}\0`;
+  }
+
+  private static key(rule: number, classes: string, pos: number): number {
+    return rule * 0x10000 + classes.charCodeAt(pos);
+  }
+
+  find(rule: number, classes: string, pos: number): WindowResult | undefined {
+    const bucket = this.buckets.get(WindowMemo.key(rule, classes, pos));
+    if (bucket === undefined) return undefined;
+    for (const r of bucket) if (classes.startsWith(r.window, pos)) return r;
+    return undefined;
+  }
+
+  add(rule: number, classes: string, pos: number, reach: number, length: number, steps: number): void {
+    if (reach - pos >= MAX_WINDOW) return;
+    const key = WindowMemo.key(rule, classes, pos);
+    let bucket = this.buckets.get(key);
+    if (bucket === undefined) {
+      if (this.buckets.size >= 50_000) this.buckets.clear();
+      this.buckets.set(key, (bucket = []));
+    }
+    if (bucket.length >= 8) bucket.shift();
+    bucket.push({ window: classes.slice(pos, reach + 1), length, steps });
+  }
 }
 
 /** U+FFFD, which Go's UTF-8 decoder yields for what a JavaScript string holds as a lone surrogate. */
@@ -134,6 +221,10 @@ export function budgetSteps(text: string, max: number, rules: readonly PegRule[]
   const stride = n + 1;
   const memoEnd = new Map<number, number>();
   const memoSteps = new Map<number, number>();
+  /** The furthest character each memoised result examined (`reach` below). */
+  const memoReach = new Map<number, number>();
+  const windows = m.windows;
+  const classes = windows.classCodes(cps, m);
 
   // Frames of the explicit stack.
   const fNode: Node[] = [];
@@ -142,6 +233,8 @@ export function budgetSteps(text: string, max: number, rules: readonly PegRule[]
   const fI: number[] = [];
   const fSteps: number[] = [];
   const ruleStack: number[] = [0];
+  /** The enclosing rules' `reach`, saved while a rule runs. */
+  const reachStack: number[] = [];
 
   let total = 0;
   let calling = true;
@@ -150,6 +243,8 @@ export function budgetSteps(text: string, max: number, rules: readonly PegRule[]
   let rOk = false;
   let rEnd = 0;
   let rSteps = 0;
+  /** The furthest character (n: the end of the input) the running rule has examined. */
+  let reach = -1;
 
   const push = (nd: Node, start: number): void => {
     fNode.push(nd);
@@ -157,6 +252,15 @@ export function budgetSteps(text: string, max: number, rules: readonly PegRule[]
     fCur.push(start);
     fI.push(0);
     fSteps.push(1);
+  };
+  /** A memoised result is taken whole: its steps, outcome and the characters it examined. */
+  const reuse = (steps: number, end: number, examined: number): void => {
+    total += steps;
+    rOk = end >= 0;
+    rEnd = rOk ? end : pos;
+    rSteps = 1 + steps;
+    if (examined > reach) reach = examined;
+    calling = false;
   };
 
   for (;;) {
@@ -170,6 +274,8 @@ export function budgetSteps(text: string, max: number, rules: readonly PegRule[]
             if (p >= n || cps[p] !== want) { rOk = false; break; }
             p++;
           }
+          const examined = rOk ? p - 1 : p;
+          if (examined > reach) reach = examined;
           rEnd = rOk ? p : pos;
           rSteps = 1;
           calling = false;
@@ -178,12 +284,14 @@ export function budgetSteps(text: string, max: number, rules: readonly PegRule[]
         case CLASS:
           rOk = pos < n && node.test!(cps[pos]!);
           rEnd = rOk ? pos + 1 : pos;
+          if (pos > reach) reach = pos;
           rSteps = 1;
           calling = false;
           continue;
         case ANY:
           rOk = pos < n;
           rEnd = rOk ? pos + 1 : pos;
+          if (pos > reach) reach = pos;
           rSteps = 1;
           calling = false;
           continue;
@@ -194,21 +302,27 @@ export function budgetSteps(text: string, max: number, rules: readonly PegRule[]
           calling = false;
           continue;
         case REF: {
-          const key = node.rule * stride + pos;
-          const end = m.memo[node.rule] ? memoEnd.get(key) : undefined;
-          if (end !== undefined) {
-            const s = memoSteps.get(key)!;
-            if (total + s <= max) {
-              total += s;
-              rOk = end >= 0;
-              rEnd = rOk ? end : pos;
-              rSteps = 1 + s;
-              calling = false;
-              continue;
+          if (m.memo[node.rule]) {
+            const key = node.rule * stride + pos;
+            const end = memoEnd.get(key);
+            if (end !== undefined) {
+              const s = memoSteps.get(key)!;
+              if (total + s <= max) {
+                reuse(s, end, memoReach.get(key)!);
+                continue;
+              }
+            } else {
+              const w = windows.find(node.rule, classes, pos);
+              if (w !== undefined && total + w.steps <= max) {
+                reuse(w.steps, w.length < 0 ? -1 : pos + w.length, pos + w.window.length - 1);
+                continue;
+              }
             }
           }
           push(node, pos);
           ruleStack.push(node.rule);
+          reachStack.push(reach);
+          reach = -1;
           node = m.bodies[node.rule]!;
           continue;
         }
@@ -225,14 +339,21 @@ export function budgetSteps(text: string, max: number, rules: readonly PegRule[]
     fSteps[top]! += rSteps;
     let done = false;
     switch (f.k) {
-      case REF:
+      case REF: {
+        const start = fStart[top]!;
         if (m.memo[f.rule]) {
-          memoEnd.set(f.rule * stride + fStart[top]!, rOk ? rEnd : -1);
-          memoSteps.set(f.rule * stride + fStart[top]!, rSteps);
+          const key = f.rule * stride + start;
+          memoEnd.set(key, rOk ? rEnd : -1);
+          memoSteps.set(key, rSteps);
+          memoReach.set(key, reach);
+          windows.add(f.rule, classes, start, reach, rOk ? rEnd - start : -1, rSteps);
         }
         ruleStack.pop();
+        const outer = reachStack.pop()!;
+        if (outer > reach) reach = outer;
         done = true;
         break;
+      }
       case PASS:
         done = true;
         break;

@@ -158,6 +158,25 @@ describe("the reference's parse budget (go-bexpr's MaxExpressions(2000000))", ()
     }
   });
 
+  it("results memoised by the characters a rule read are exact, across positions and across texts", () => {
+    // Terms from a small pool recur within a text and across texts, so most rules are answered by
+    // the window memo; numbers with and without zeros, keys that differ only where the grammar looks.
+    const term = fc.constantFrom("a == 1", "a == 7", "a == 10", "b == 01", 'x["k"] == "v"', '"v" in y', "z is empty", "not a == 2", "(a == 1)", "((b != 3))", "a.0 == 1.5", "any a as b { b == 1 }");
+    const text = fc
+      .tuple(fc.array(term, { minLength: 1, maxLength: 40 }), fc.array(fc.constantFrom(" or ", " and ", "  or\n", " and  "), { minLength: 40, maxLength: 40 }), fc.boolean())
+      .map(([terms, joins, tail]) => terms.map((t, i) => (i === 0 ? t : joins[i]! + t)).join("") + (tail ? " and" : ""));
+    fc.assert(
+      fc.property(text, (t) => {
+        const naive = naiveSteps(t);
+        expect(budgetSteps(t, BUDGET)).toEqual({ exceeded: false, steps: naive.steps, matched: naive.matched });
+        // The same text again (every rule now memoised by content) and with a fresh memo.
+        expect(budgetSteps(t, BUDGET)).toEqual({ exceeded: false, steps: naive.steps, matched: naive.matched });
+        expect(budgetSteps(t, BUDGET, [...REFERENCE_RULES])).toEqual({ exceeded: false, steps: naive.steps, matched: naive.matched });
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it("stops where the reference stops: the first step past any limit", () => {
     fc.assert(
       fc.property(textArb, fc.double({ min: 0, max: 1, noNaN: true }), (text, f) => {
