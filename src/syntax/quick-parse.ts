@@ -172,7 +172,7 @@ function flat(kind: "and" | "or", operands: Expr[]): Expr {
 
 /** `any`/`all` with whitespace after it and no operator: a collection, not a field of that name. */
 function collectionAhead(): boolean {
-  const after = spacedWord(pos, "any") >= 0 ? spacedWord(pos, "any") : spacedWord(pos, "all");
+  const after = Math.max(spacedWord(pos, "any"), spacedWord(pos, "all"));
   return after >= 0 && operatorAt(after, true) === undefined;
 }
 
@@ -242,6 +242,9 @@ function name(): string {
 // ---------------------------------------------------------------------------------------------
 // Matches.
 
+const TEXT_OPERATORS = ["contains", "matches", "in"] as const;
+const EMPTINESS = ["empty", "nil"] as const;
+
 /** An operator read by `operatorAt`: which, where it is, and where what follows it starts. */
 let opSpan: Span = { start: 0, end: 0 };
 let opNext = 0;
@@ -258,28 +261,23 @@ function operatorAt(at: number, spaced: boolean): MatchOp | undefined {
     return c === 61 ? "==" : "!=";
   }
   if (!spaced) return undefined;
-  for (const word of ["contains", "matches", "in"] as const) {
+  for (const word of TEXT_OPERATORS) {
     const after = spacedWord(at, word);
     if (after >= 0) return operator(word, at, at + word.length, after);
   }
   const afterNot = spacedWord(at, "not");
   if (afterNot >= 0) {
-    for (const word of ["in", "contains", "matches"] as const) {
+    for (const word of TEXT_OPERATORS) {
       const after = spacedWord(afterNot, word);
       if (after >= 0) return operator(`not ${word}`, at, afterNot + word.length, after);
     }
   }
   const afterIs = spacedWord(at, "is");
-  if (afterIs >= 0) {
-    for (const word of ["empty", "nil"] as const) {
-      if (wordAt(afterIs, word)) return operator(`is ${word}`, at, afterIs + word.length, afterIs + word.length);
-    }
-    const afterIsNot = spacedWord(afterIs, "not");
-    if (afterIsNot >= 0) {
-      for (const word of ["empty", "nil"] as const) {
-        if (wordAt(afterIsNot, word)) return operator(`is not ${word}`, at, afterIsNot + word.length, afterIsNot + word.length);
-      }
-    }
+  if (afterIs < 0) return undefined;
+  const afterIsNot = spacedWord(afterIs, "not");
+  for (const word of EMPTINESS) {
+    if (wordAt(afterIs, word)) return operator(`is ${word}`, at, afterIs + word.length, afterIs + word.length);
+    if (afterIsNot >= 0 && wordAt(afterIsNot, word)) return operator(`is not ${word}`, at, afterIsNot + word.length, afterIsNot + word.length);
   }
   return undefined;
 }
