@@ -625,7 +625,7 @@ export class FilterParser extends EmbeddedActionsParser {
       GATE: () => this.pointerAt(1),
       ALT: () => {
         const t = this.CONSUME(T.DoubleQuoted);
-        return this.ACTION(() => pointerSelector(t));
+        return this.ACTION(() => pointerSelector(t.image, pointerPath(t.image) ?? [], spanOf(t)));
       },
     },
     {
@@ -672,7 +672,7 @@ export class FilterParser extends EmbeddedActionsParser {
       GATE: () => this.pointerAt(1),
       ALT: () => {
         const t = this.CONSUME(T.DoubleQuoted);
-        return this.ACTION(() => pointerLiteral(t));
+        return this.ACTION(() => pointerLiteral(t.image, pointerPath(t.image) ?? [], spanOf(t)));
       },
     },
     {
@@ -784,7 +784,8 @@ export function tokenSpan(t: IToken, source: string): Span {
   return spanOf(t);
 }
 
-function flat(kind: "and" | "or", operands: Expr[]): Expr {
+/** An and/or of `operands`, or the one operand itself. */
+export function flat(kind: "and" | "or", operands: Expr[]): Expr {
   if (operands.length === 1) return operands[0]!;
   return { kind, operands, span: { start: operands[0]!.span.start, end: operands[operands.length - 1]!.span.end } };
 }
@@ -793,15 +794,14 @@ function matchNode(op: MatchOp, opSpan: Span, selector: Selector, value: Literal
   return value === undefined ? { kind: "match", op, selector, opSpan, span } : { kind: "match", op, selector, value, opSpan, span };
 }
 
-function pointerSelector(t: IToken): Selector {
-  const path = pointerPath(t.image) ?? [];
-  const span = spanOf(t);
-  return { kind: "selector", form: "pointer", segments: path.map((name) => ({ kind: "key", name, raw: "", span })), raw: t.image, span };
+/** The selector of a quoted JSON Pointer `raw` (quotes included) whose parts are `path`. */
+export function pointerSelector(raw: string, path: readonly string[], span: Span): Selector {
+  return { kind: "selector", form: "pointer", segments: path.map((name) => ({ kind: "key", name, raw: "", span })), raw, span };
 }
 
-function pointerLiteral(t: IToken): Literal {
-  const path = pointerPath(t.image) ?? [];
-  return { kind: "literal", type: "pointer", raw: t.image, text: path.join("/"), span: spanOf(t) };
+/** A quoted JSON Pointer `raw` written where a value is expected: its parts joined by "/". */
+export function pointerLiteral(raw: string, path: readonly string[], span: Span): Literal {
+  return { kind: "literal", type: "pointer", raw, text: path.join("/"), span };
 }
 
 /** A selector written where a value is expected: the reference takes its text (names joined by "."). */

@@ -10,7 +10,7 @@
  */
 import type { Binding, Expr, Literal, MatchExpr, MatchOp, Segment, Selector, Span } from "./ast.js";
 import type { ParserLimits } from "./parser.js";
-import { wordLiteral } from "./parser.js";
+import { flat, pointerLiteral, pointerSelector, wordLiteral } from "./parser.js";
 import { pointerPath } from "./pointer.js";
 import { unquote } from "./strings.js";
 
@@ -163,11 +163,6 @@ function notExpr(depth: number): Expr {
     return { kind: "not", operand, span: { start, end: operand.span.end } };
   }
   return match();
-}
-
-function flat(kind: "and" | "or", operands: Expr[]): Expr {
-  if (operands.length === 1) return operands[0]!;
-  return { kind, operands, span: { start: operands[0]!.span.start, end: operands[operands.length - 1]!.span.end } };
 }
 
 /** `any`/`all` with whitespace after it and no operator: a collection, not a field of that name. */
@@ -353,8 +348,7 @@ function selectorHere(): Selector {
     const path = pointerPath(raw);
     if (path === undefined) decline();
     pos += raw.length;
-    const span = { start, end: pos };
-    return { kind: "selector", form: "pointer", segments: path.map((name): Segment => ({ kind: "key", name, raw: "", span })), raw, span };
+    return pointerSelector(raw, path, { start, end: pos });
   }
   const first = nameEnd(pos);
   if (first === pos) decline();
@@ -406,7 +400,7 @@ function valueHere(): Literal {
     if (path !== undefined) {
       const start = pos;
       pos += raw.length;
-      return { kind: "literal", type: "pointer", raw, text: path.join("/"), span: { start, end: pos } };
+      return pointerLiteral(raw, path, { start, end: pos });
     }
   }
   return plainValue();
