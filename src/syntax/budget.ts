@@ -219,10 +219,8 @@ export function budgetSteps(text: string, max: number, rules: readonly PegRule[]
   at.push(text.length);
   const n = cps.length;
   const stride = n + 1;
-  const memoEnd = new Map<number, number>();
-  const memoSteps = new Map<number, number>();
-  /** The furthest character each memoised result examined (`reach` below). */
-  const memoReach = new Map<number, number>();
+  /** Results by rule and position: where the rule ended (-1: it failed), its steps, and the furthest character it examined (`reach` below). */
+  const memo = new Map<number, { readonly end: number; readonly steps: number; readonly reach: number }>();
   const windows = m.windows;
   const classes = windows.classCodes(cps, m);
 
@@ -303,12 +301,10 @@ export function budgetSteps(text: string, max: number, rules: readonly PegRule[]
           continue;
         case REF: {
           if (m.memo[node.rule]) {
-            const key = node.rule * stride + pos;
-            const end = memoEnd.get(key);
-            if (end !== undefined) {
-              const s = memoSteps.get(key)!;
-              if (total + s <= max) {
-                reuse(s, end, memoReach.get(key)!);
+            const r = memo.get(node.rule * stride + pos);
+            if (r !== undefined) {
+              if (total + r.steps <= max) {
+                reuse(r.steps, r.end, r.reach);
                 continue;
               }
             } else {
@@ -342,10 +338,7 @@ export function budgetSteps(text: string, max: number, rules: readonly PegRule[]
       case REF: {
         const start = fStart[top]!;
         if (m.memo[f.rule]) {
-          const key = f.rule * stride + start;
-          memoEnd.set(key, rOk ? rEnd : -1);
-          memoSteps.set(key, rSteps);
-          memoReach.set(key, reach);
+          memo.set(f.rule * stride + start, { end: rOk ? rEnd : -1, steps: rSteps, reach });
           windows.add(f.rule, classes, start, reach, rOk ? rEnd - start : -1, rSteps);
         }
         ruleStack.pop();

@@ -790,7 +790,8 @@ export function flat(kind: "and" | "or", operands: Expr[]): Expr {
   return { kind, operands, span: { start: operands[0]!.span.start, end: operands[operands.length - 1]!.span.end } };
 }
 
-function matchNode(op: MatchOp, opSpan: Span, selector: Selector, value: Literal | undefined, span: Span): MatchExpr {
+/** A match node; `value` is absent for the `is ...` forms. */
+export function matchNode(op: MatchOp, opSpan: Span, selector: Selector, value: Literal | undefined, span: Span): MatchExpr {
   return value === undefined ? { kind: "match", op, selector, opSpan, span } : { kind: "match", op, selector, value, opSpan, span };
 }
 

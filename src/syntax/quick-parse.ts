@@ -9,8 +9,7 @@
  * the same tree wherever the fast path answers, and that it answers for the common forms.
  */
 import type { Binding, Expr, Literal, MatchExpr, MatchOp, Segment, Selector, Span } from "./ast.js";
-import type { ParserLimits } from "./parser.js";
-import { flat, pointerLiteral, pointerSelector, wordLiteral } from "./parser.js";
+import { flat, matchNode, pointerLiteral, pointerSelector, wordLiteral, type ParserLimits } from "./parser.js";
 import { pointerPath } from "./pointer.js";
 import { unquote } from "./strings.js";
 
@@ -68,7 +67,7 @@ const isNameChar = (c: number): boolean => isLetter(c) || isDigit(c) || c === 95
 /** Skips whitespace; true when there was some (a gap between two tokens). */
 function skipSpace(): boolean {
   const start = pos;
-  while (pos < len && isSpace(src.charCodeAt(pos))) pos++;
+  pos = spaceEnd(pos);
   return pos > start;
 }
 
@@ -283,6 +282,12 @@ function operator(op: MatchOp, start: number, end: number, next: number): MatchO
   return op;
 }
 
+/** The operator after what `pos` stands past (a selector or a value), as `operatorAt` reads it. */
+function operatorNext(): MatchOp | undefined {
+  const at = spaceEnd(pos);
+  return operatorAt(at, at > pos);
+}
+
 /**
  * match = selector ( compare value | emptiness | inOp selector ) | plainValue inOp selector
  */
@@ -292,28 +297,29 @@ function match(): MatchExpr {
   let m: MatchExpr;
   if (selectorFirst) {
     const selector = selectorHere();
-    const op = operatorAt(spaceEnd(pos), spaceEnd(pos) > pos);
+    const op = operatorNext();
     if (op === undefined) decline();
     const span = opSpan;
     pos = opNext;
     if (op === "in" || op === "not in") {
       const right = selectorAfterIn();
-      m = { kind: "match", op, selector: right, value: wordLiteral(selector), opSpan: span, span: { start: selector.span.start, end: right.span.end } };
+      m = matchNode(op, span, right, wordLiteral(selector), { start: selector.span.start, end: right.span.end });
     } else if (op.startsWith("is ")) {
-      m = { kind: "match", op, selector, opSpan: span, span: { start: selector.span.start, end: span.end } };
+      m = matchNode(op, span, selector, undefined, { start: selector.span.start, end: span.end });
     } else {
       skipSpace();
       const value = valueHere();
-      m = { kind: "match", op, selector, value, opSpan: span, span: { start: selector.span.start, end: value.span.end } };
+      m = matchNode(op, span, selector, value, { start: selector.span.start, end: value.span.end });
     }
   } else {
+    // Not a pointer (that would be a selector): a number or a string.
     const value = plainValue();
-    const op = operatorAt(spaceEnd(pos), spaceEnd(pos) > pos);
+    const op = operatorNext();
     if (op !== "in" && op !== "not in") decline();
     const span = opSpan;
     pos = opNext;
     const selector = selectorAfterIn();
-    m = { kind: "match", op, selector, value, opSpan: span, span: { start: value.span.start, end: selector.span.end } };
+    m = matchNode(op, span, selector, value, { start: value.span.start, end: selector.span.end });
   }
   if (maxMatches > 0 && ++matches > maxMatches) decline();
   return m;
@@ -406,13 +412,12 @@ function valueHere(): Literal {
   return plainValue();
 }
 
-/** plainValue = number | string (not shaped like a pointer) */
+/** plainValue = number | string   (the callers have ruled out a string shaped like a pointer) */
 function plainValue(): Literal {
   const start = pos;
   const c = src.charCodeAt(pos);
   if (c === 34 || c === 96) {
     const raw = quoted(c);
-    if (c === 34 && pointerPath(raw) !== undefined) decline();
     const text = quotedValue(raw);
     pos += raw.length;
     return { kind: "literal", type: "string", raw, text, span: { start, end: pos } };
