@@ -41,3 +41,25 @@ export const QUERIES: readonly Query[] = [
     cel: '(Namespace == "prod" || Namespace == "dev") && Stop == false && Priority == 50',
   },
 ];
+
+/**
+ * A few more filters of the shapes users write, for the throughput figures beside Q1–Q6 (no CEL
+ * twin: they are not in the compile comparison).
+ */
+export const MIXED: readonly Omit<Query, "cel">[] = [
+  {
+    id: "M1",
+    expression: 'Status != "dead" and "dc2" in Datacenters',
+    handWritten: (j) => j.Status !== "dead" && j.Datacenters.includes("dc2"),
+  },
+  {
+    id: "M2",
+    expression: 'Name contains "web" or Type == "batch"',
+    handWritten: (j) => j.Name.includes("web") || j.Type === "batch",
+  },
+  {
+    id: "M3",
+    expression: '(Type == "service" or Type == "system") and Periodic == false and Namespace != "staging"',
+    handWritten: (j) => (j.Type === "service" || j.Type === "system") && !j.Periodic && j.Namespace !== "staging",
+  },
+];

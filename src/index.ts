@@ -107,7 +107,13 @@ class CompiledFilter<T> implements Filter<T> {
   readonly plan: PlanNode;
   readonly evaluate: (datum: T, budget?: EvaluationBudget) => boolean;
 
-  constructor(expression: string, ast: Ast, schema: Schema | undefined, program: CompiledProgram, maxSteps: number | undefined) {
+  constructor(
+    expression: string,
+    ast: Ast,
+    schema: Schema | undefined,
+    private readonly program: CompiledProgram,
+    private readonly maxSteps: number | undefined,
+  ) {
     this.expression = expression;
     this.ast = ast;
     this.schema = schema;
@@ -117,15 +123,10 @@ class CompiledFilter<T> implements Filter<T> {
   }
 
   filter<U extends T>(items: Iterable<U>): U[] {
+    // Arrays are evaluated in chunks (`evaluate/batch.ts`); a step budget per item needs one call per item.
+    if (Array.isArray(items) && this.maxSteps === undefined) return this.program.filter(items as readonly U[]);
     const run = this.evaluate;
     const out: U[] = [];
-    if (Array.isArray(items)) {
-      for (let i = 0; i < items.length; i++) {
-        const item = items[i] as U;
-        if (run(item)) out.push(item);
-      }
-      return out;
-    }
     for (const item of items) if (run(item)) out.push(item);
     return out;
   }

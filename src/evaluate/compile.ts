@@ -35,6 +35,7 @@ import { fieldOf, type Type } from "../semantics/schema.js";
 import { MISSING, concrete, elementType, isObject, kindOf, staticPath, step, typed, walk, type Typed } from "../semantics/select.js";
 import { charge, iterationSteps, levelMatches, meteredPattern, type EvaluationBudget } from "./budget.js";
 import { bothPlaceholderError, boundNames, hiddenPlaceholderError, placeholderClash, selectorKeys, selectorPrefix, walkReporter, type EvaluateOptions } from "./common.js";
+import { allOf, anyOf, filterInChunks, perItem, type Batch } from "./batch.js";
 import { fastMatch, fastMembership } from "./fast.js";
 import { interpret } from "./interpret.js";
 import { compilePattern, type Pattern } from "../semantics/regex.js";
@@ -98,6 +99,13 @@ function planNode(label: () => string, cost: number, infallible: boolean, childr
 interface Compiled {
   readonly run: Predicate;
   readonly plan: PlanNode;
+  /** Its loop over a chunk of items (`batch.ts`), built on first use; without one, `run` per item. */
+  readonly batch?: () => Batch;
+}
+
+/** The loop over a chunk of a node outside every collection. */
+function batchOf(c: Compiled): Batch {
+  return c.batch ? c.batch() : perItem(c.run);
 }
 
 interface Env {
@@ -122,6 +130,8 @@ interface Env {
 export interface CompiledProgram {
   /** With a `budget`, evaluation takes its steps from it as the interpreter does (`budget.ts`). */
   readonly run: (datum: unknown, budget?: EvaluationBudget) => boolean;
+  /** The items `run` accepts, in order, evaluated in chunks (`batch.ts`); the first error (in item order) throws. */
+  readonly filter: <T>(items: readonly T[]) => T[];
   readonly plan: PlanNode;
 }
 
@@ -132,8 +142,10 @@ export function compileAst(ast: Expr, source: string, root: Type, options: Evalu
   // Closures nest as deep as the collections do; past this depth (beyond what the reference's parse
   // budget lets through) the program runs the interpreter, whose stack is on the heap.
   if (source.length > MAX_COMPILED_NESTING * 10 && collectionDepth(ast) > MAX_COMPILED_NESTING) {
+    const run = (d: unknown, budget?: EvaluationBudget) => interpret(ast, source, d, root, options, budget);
     return {
-      run: (d, budget) => interpret(ast, source, d, root, options, budget),
+      run,
+      filter: (items) => items.filter((d) => run(d)),
       plan: planNode(() => `interpreted: collections nested deeper than ${MAX_COMPILED_NESTING}`, 20, false, []),
     };
   }
@@ -153,7 +165,9 @@ export function compileAst(ast: Expr, source: string, root: Type, options: Evalu
       meter.budget = previous;
     }
   };
-  return { run: budgeted, plan: c.plan };
+  let batch: Batch | undefined;
+  const filter = <T>(items: readonly T[]): T[] => filterInChunks(items, (batch ??= batchOf(c)), run);
+  return { run: budgeted, filter, plan: c.plan };
 }
 
 /** Nesting of collection bodies the compiler turns into closures (the reference's budget allows about 1,500). */
@@ -237,9 +251,9 @@ function compileDisjuncts(operands: readonly Expr[], env: Env, negate: boolean):
       const general = junction(false, group);
       const texts = operands.slice(i, j).map((o) => (o as MatchExpr).value!.text);
       const typedString = env.root.kind === "record";
-      const run = fastMembership(key!, texts, typedString, general.run);
+      const fused = fastMembership(key!, texts, typedString, general.run);
       const p = general.plan;
-      out.push(run ? { run, plan: planNode(() => `${key} in {${texts.map((t) => JSON.stringify(t)).join(", ")}}`, p.cost, p.infallible, p.children) } : general);
+      out.push(fused ? { ...fused, plan: planNode(() => `${key} in {${texts.map((t) => JSON.stringify(t)).join(", ")}}`, p.cost, p.infallible, p.children) } : general);
     } else {
       out.push(...group);
     }
@@ -284,31 +298,29 @@ function junction(isAnd: boolean, parts: Compiled[]): Compiled {
     parts.every((p) => p.plan.infallible),
     parts.map((p) => p.plan),
   );
-  const runs = parts.map((p) => p.run);
+  const batch = () => (isAnd ? allOf : anyOf)(parts.map(batchOf));
+  return { run: junctionRun(isAnd, parts.map((p) => p.run)), plan, batch };
+}
+
+function junctionRun(isAnd: boolean, runs: Predicate[]): Predicate {
   if (runs.length === 2) {
     const [a, b] = runs as [Predicate, Predicate];
-    return { run: isAnd ? (d, f) => a(d, f) && b(d, f) : (d, f) => a(d, f) || b(d, f), plan };
+    return isAnd ? (d, f) => a(d, f) && b(d, f) : (d, f) => a(d, f) || b(d, f);
   }
   if (runs.length === 3) {
     const [a, b, c] = runs as [Predicate, Predicate, Predicate];
-    return { run: isAnd ? (d, f) => a(d, f) && b(d, f) && c(d, f) : (d, f) => a(d, f) || b(d, f) || c(d, f), plan };
+    return isAnd ? (d, f) => a(d, f) && b(d, f) && c(d, f) : (d, f) => a(d, f) || b(d, f) || c(d, f);
   }
   const n = runs.length;
   if (isAnd) {
-    return {
-      run: (d, f) => {
-        for (let i = 0; i < n; i++) if (!runs[i]!(d, f)) return false;
-        return true;
-      },
-      plan,
+    return (d, f) => {
+      for (let i = 0; i < n; i++) if (!runs[i]!(d, f)) return false;
+      return true;
     };
   }
-  return {
-    run: (d, f) => {
-      for (let i = 0; i < n; i++) if (runs[i]!(d, f)) return true;
-      return false;
-    },
-    plan,
+  return (d, f) => {
+    for (let i = 0; i < n; i++) if (runs[i]!(d, f)) return true;
+    return false;
   };
 }
 
@@ -538,8 +550,8 @@ function compileMatch(e: MatchExpr, env: Env, negate: boolean): Compiled {
     };
   }
   const bound = findBound(env, e.selector.segments[0]!.name) !== undefined;
-  if (!bound && !("unknownValue" in env.options)) run = fastMatch(e, env.root, negate, m, known, run) ?? run;
-  return { run, plan };
+  const fused = bound || "unknownValue" in env.options ? undefined : fastMatch(e, env.root, negate, m, known, run);
+  return fused ? { ...fused, plan } : { run, plan };
 }
 
 /** A match whose operand's type is known only at run time (a bound name of a dynamic collection). */

@@ -1,17 +1,29 @@
 /**
- * Fused fast paths for the commonest matches: one top-level field read and one test in a single
- * closure, taken when the datum is a plain object (so a key read is an own property or `undefined`).
- * Everything else (other data, other types, anything that could raise an error) goes to the general
- * closure the fast path was built on, so answers and errors stay identical.
+ * Fused fast paths for the commonest matches: one field read and one test in a single closure, taken
+ * when the datum is a plain object (so a key read is an own property or `undefined`). Everything else
+ * (other data, other types, anything that could raise an error) goes to the general closure the fast
+ * path was built on, so answers and errors stay identical.
+ *
+ * Each fast path comes in two forms: a closure per item (`evaluate`), and a loop over a chunk of
+ * items (`filter`, `batch.ts`) that reads the field of every selected item into a column first
+ * (`columns.ts`) and then tests the column, the test written out in the loop.
  */
 import type { MatchExpr } from "../syntax/ast.js";
 import { OPERATORS, dispatchTest, readsEmpty, staticTest, type BaseOp, type LiteralValue, type StaticTest, type TestInput } from "../semantics/operators.js";
 import type { Type } from "../semantics/schema.js";
 import { staticPath } from "../semantics/select.js";
 import { isFailure } from "../semantics/values.js";
+import type { Batch } from "./batch.js";
+import { NOT_PLAIN, columnReader } from "./columns.js";
 
 /** A compiled predicate over the raw datum (the frame is passed through to the general closure). */
 export type RawPredicate<F> = (datum: unknown, frame?: F) => boolean;
+
+/** A fast path: its closure per item, and its loop over a chunk (built on first use). */
+export interface Fused<F> {
+  readonly run: RawPredicate<F>;
+  readonly batch: () => Batch;
+}
 
 const OBJECT_PROTO = Object.prototype;
 
@@ -42,7 +54,7 @@ export function fastMatch<F>(
   m: TestInput,
   known: StaticTest | undefined,
   general: RawPredicate<F>,
-): RawPredicate<F> | undefined {
+): Fused<F> | undefined {
   const keys = e.selector.segments.map((s) => s.name);
   if (keys.some((k) => k in OBJECT_PROTO)) return undefined;
   const info = OPERATORS[e.op];
@@ -55,8 +67,9 @@ export function fastMatch<F>(
     // Only tests the table says cannot fail on the field's type (they read raw values as `typed` does).
     const test = path.type === m.type ? known : staticTest(info.base, { ...m, type: path.type });
     if (!test) return undefined;
-    const single = keys.length === 1 ? typedField(keys[0]!, info.base, path.type, m.lit, negated, general) : undefined;
-    return single ?? pathPredicate(keys, path.steps[keys.length - 1] === "field", test.test, negated, general);
+    const absentIsZero = path.steps[keys.length - 1] === "field";
+    const generic = () => pathPredicate(keys, absentIsZero, test.test, negated, general);
+    return typedField(keys, absentIsZero, info.base, path.type, m.lit, negated, general, () => generic().run) ?? generic();
   }
   if (root.kind === "any") {
     if (keys.length === 1 && info.base === "equal") return dynamicEquals(keys[0]!, m.lit, negated, general);
@@ -71,15 +84,15 @@ const ANY: Type = { kind: "any" };
 
 /**
  * A path of plain objects (one key or more) read in one loop, then tested; anything else takes the
- * general closure: a non-plain object on the way, and an absent last key
- * when `absentIsZero` is false (a key missing from a map, or from a JSON object: the general closure
- * knows the operator's fixed answer or the error). Typed record fields pass `absentIsZero`: their
- * tests read `undefined` as the zero value.
+ * general closure: a non-plain object on the way, and an absent last key when `absentIsZero` is false
+ * (a key missing from a map, or from a JSON object: the general closure knows the operator's fixed
+ * answer or the error). Typed record fields pass `absentIsZero`: their tests read `undefined` as the
+ * zero value.
  */
-function pathPredicate<F>(keys: readonly string[], absentIsZero: boolean, test: FieldTest, negated: boolean, general: RawPredicate<F>): RawPredicate<F> {
+function pathPredicate<F>(keys: readonly string[], absentIsZero: boolean, test: FieldTest, negated: boolean, general: RawPredicate<F>): Fused<F> {
   const n = keys.length - 1;
   const last = keys[n]!;
-  return (d, f) => {
+  const run: RawPredicate<F> = (d, f) => {
     let v: unknown = d;
     for (let i = 0; i < n; i++) {
       if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
@@ -90,103 +103,238 @@ function pathPredicate<F>(keys: readonly string[], absentIsZero: boolean, test: 
     if (x === undefined && !absentIsZero) return general(d, f);
     return test(x) !== negated;
   };
+  return { run, batch: () => columnLoop(keys, absentIsZero, general, (x) => test(x) !== negated) };
 }
 
 /**
- * One typed field, with the commonest of the table's tests (equal on strings, bools and integers,
- * empty on strings, in on lists of strings) inlined in closures of their own: each closure's property
- * loads and comparisons then see one field's values, and no test function is called. Taken only where
- * the table's test cannot fail; the differential law checks each against the table's.
- * Absent or mistyped values read as the field's zero value, as `typed` reads them.
+ * The loop over a chunk that tests the column of `keys` with `accept`; entries the fast path does not
+ * decide (`NOT_PLAIN`, and `undefined` unless `absentIsZero`) go to `general`. For tests that are not
+ * written out in a loop of their own.
  */
-function typedField<F>(key: string, base: BaseOp, type: Type, lit: LiteralValue, negated: boolean, general: RawPredicate<F>): RawPredicate<F> | undefined {
+function columnLoop<F>(keys: readonly string[], absentIsZero: boolean, general: RawPredicate<F>, accept: (x: unknown) => boolean): Batch {
+  const column = columnReader(keys);
+  return (items, sel, n) => {
+    const col = column(items, sel, n);
+    let k = 0;
+    for (let i = 0; i < n; i++) {
+      const x = col[i];
+      if (x === NOT_PLAIN || (x === undefined && !absentIsZero) ? general(items[sel[i]!]) : accept(x)) sel[k++] = sel[i]!;
+    }
+    return k;
+  };
+}
+
+/**
+ * A typed field (one key), or a path of record fields and map keys, with the commonest of the table's
+ * tests (equal on strings, bools and integers, empty on strings, in on lists of strings) written out
+ * in closures of their own: each closure's property loads and comparisons then see one field's values,
+ * and no test function is called. Taken only where the table's test cannot fail; the differential
+ * law checks each against the table's. Absent or mistyped values read as the field's zero value, as
+ * `typed` reads them. A path of more than one key is read per item by `pathRun`.
+ */
+function typedField<F>(
+  keys: readonly string[],
+  absentIsZero: boolean,
+  base: BaseOp,
+  type: Type,
+  lit: LiteralValue,
+  negated: boolean,
+  general: RawPredicate<F>,
+  pathRun: () => RawPredicate<F>,
+): Fused<F> | undefined {
   const text = lit.text;
+  const key = keys.length === 1 ? keys[0]! : undefined;
+  /** Whether the general closure decides a column entry. */
+  const undecided = (v: unknown): boolean => v === NOT_PLAIN || (v === undefined && !absentIsZero);
   if (base === "equal" && type.kind === "string" && text !== "") {
-    return (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? ((d as Rec)[key] === text) !== negated : general(d, f));
+    return {
+      run: key === undefined ? pathRun() : (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? ((d as Rec)[key] === text) !== negated : general(d, f)),
+      batch: () => {
+        const column = columnReader(keys);
+        return (items, sel, n) => {
+          const col = column(items, sel, n);
+          let k = 0;
+          for (let i = 0; i < n; i++) {
+            const v = col[i];
+            if (v === text ? !negated : undecided(v) ? general(items[sel[i]!]) : negated) sel[k++] = sel[i]!;
+          }
+          return k;
+        };
+      },
+    };
   }
   if (base === "equal" && type.kind === "bool" && !isFailure(lit.bool)) {
-    const b = lit.bool;
-    return (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? ((d as Rec)[key] === true) !== (b === negated) : general(d, f));
+    const b = lit.bool === negated;
+    return {
+      run: key === undefined ? pathRun() : (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? ((d as Rec)[key] === true) !== b : general(d, f)),
+      batch: () => {
+        const column = columnReader(keys);
+        return (items, sel, n) => {
+          const col = column(items, sel, n);
+          let k = 0;
+          for (let i = 0; i < n; i++) {
+            const v = col[i];
+            if (v === true ? !b : undecided(v) ? general(items[sel[i]!]) : b) sel[k++] = sel[i]!;
+          }
+          return k;
+        };
+      },
+    };
   }
   if (base === "equal" && (type.kind === "int" || type.kind === "uint")) {
-    const n = lit[type.kind];
-    if (isFailure(n) || !Number.isSafeInteger(Number(n))) return undefined;
-    const x = Number(n);
-    return (d, f) => {
-      if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-        const v = (d as Rec)[key];
-        return (typeof v === "number" ? v === x : typeof v === "bigint" ? v === n : x === 0) !== negated;
-      }
-      return general(d, f);
+    const big = lit[type.kind];
+    if (isFailure(big) || !Number.isSafeInteger(Number(big))) return undefined;
+    const x = Number(big);
+    const equal = (v: unknown): boolean => (typeof v === "bigint" ? v === big : typeof v !== "number" && x === 0);
+    return {
+      run:
+        key === undefined
+          ? pathRun()
+          : (d, f) => {
+              if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+                const v = (d as Rec)[key];
+                return (typeof v === "number" ? v === x : typeof v === "bigint" ? v === big : x === 0) !== negated;
+              }
+              return general(d, f);
+            },
+      batch: () => {
+        const column = columnReader(keys);
+        return (items, sel, n) => {
+          const col = column(items, sel, n);
+          let k = 0;
+          for (let i = 0; i < n; i++) {
+            const v = col[i];
+            if (typeof v === "number" ? (v === x) !== negated : undecided(v) ? general(items[sel[i]!]) : equal(v) !== negated) sel[k++] = sel[i]!;
+          }
+          return k;
+        };
+      },
     };
   }
   if (base === "empty" && type.kind === "string") {
-    return (d, f) => {
-      if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-        const v = (d as Rec)[key];
-        return (typeof v !== "string" || v.length === 0) !== negated;
-      }
-      return general(d, f);
+    return {
+      run:
+        key === undefined
+          ? pathRun()
+          : (d, f) => {
+              if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+                const v = (d as Rec)[key];
+                return (typeof v !== "string" || v.length === 0) !== negated;
+              }
+              return general(d, f);
+            },
+      batch: () => columnLoop(keys, absentIsZero, general, (v) => (typeof v !== "string" || v.length === 0) !== negated),
     };
   }
   if (base === "in" && type.kind === "list" && type.elem.kind === "string") {
     // An element of a typed list of strings that is not a string (null) reads as "", as in the reference.
     const empty = text === "";
-    return (d, f) => {
-      if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-        const v = (d as Rec)[key];
-        return (Array.isArray(v) && (empty ? readsEmpty(v) : v.includes(text))) !== negated;
-      }
-      return general(d, f);
+    return {
+      run:
+        key === undefined
+          ? pathRun()
+          : (d, f) => {
+              if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+                const v = (d as Rec)[key];
+                return (Array.isArray(v) && (empty ? readsEmpty(v) : v.includes(text))) !== negated;
+              }
+              return general(d, f);
+            },
+      batch: () => columnLoop(keys, absentIsZero, general, (v) => (Array.isArray(v) && (empty ? readsEmpty(v) : v.includes(text))) !== negated),
     };
   }
   return undefined;
 }
 
-/** `key is empty` on JSON: strings and lists inline; anything else (and absent keys) generally. */
-function dynamicEmpty<F>(key: string, negated: boolean, general: RawPredicate<F>): RawPredicate<F> {
-  return (d, f) => {
-    if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-      const v = (d as Rec)[key];
-      if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
+/**
+ * A chunk's loop over the column of one key whose entries `decide` answers (true, false), or leaves
+ * to the general closure (undefined): for tests on JSON values, which decide only some kinds.
+ */
+function decidingLoop<F>(key: string, general: RawPredicate<F>, decide: (v: unknown) => boolean | undefined): Batch {
+  const column = columnReader([key]);
+  return (items, sel, n) => {
+    const col = column(items, sel, n);
+    let k = 0;
+    for (let i = 0; i < n; i++) {
+      if (decide(col[i]) ?? general(items[sel[i]!])) sel[k++] = sel[i]!;
     }
-    return general(d, f);
+    return k;
+  };
+}
+
+/** `key is empty` on JSON: strings and lists inline; anything else (and absent keys) generally. */
+function dynamicEmpty<F>(key: string, negated: boolean, general: RawPredicate<F>): Fused<F> {
+  return {
+    run: (d, f) => {
+      if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+        const v = (d as Rec)[key];
+        if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
+      }
+      return general(d, f);
+    },
+    batch: () => decidingLoop(key, general, (v) => (typeof v === "string" || Array.isArray(v) ? (v.length === 0) !== negated : undefined)),
   };
 }
 
 /** `key == literal` on JSON: strings (the common case) inline; numbers and bools by their conversions. */
-function dynamicEquals<F>(key: string, lit: LiteralValue, negated: boolean, general: RawPredicate<F>): RawPredicate<F> {
+function dynamicEquals<F>(key: string, lit: LiteralValue, negated: boolean, general: RawPredicate<F>): Fused<F> {
   const text = lit.text;
   const x = isFailure(lit.float) ? undefined : lit.float;
   const b = isFailure(lit.bool) ? undefined : lit.bool;
-  return (d, f) => {
-    if ((d != null && (d as Proto).__proto__ === OBJECT_PROTO)) {
-      const v = (d as Rec)[key];
-      if (typeof v === "string") return (v === text) !== negated;
-      if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
-      if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
-    }
-    return general(d, f);
+  /** The answer for a plain datum's value that is not a string, or undefined when the general closure decides. */
+  const answer = (v: unknown): boolean | undefined => {
+    if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+    if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+    return undefined;
+  };
+  const column = (): Batch => {
+    const read = columnReader([key]);
+    return (items, sel, n) => {
+      const col = read(items, sel, n);
+      let k = 0;
+      for (let i = 0; i < n; i++) {
+        const v = col[i];
+        if (typeof v === "string" ? (v === text) !== negated : (answer(v) ?? general(items[sel[i]!]))) sel[k++] = sel[i]!;
+      }
+      return k;
+    };
+  };
+  return {
+    run: (d, f) => {
+      if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+        const v = (d as Rec)[key];
+        if (typeof v === "string") return (v === text) !== negated;
+        const a = answer(v);
+        if (a !== undefined) return a;
+      }
+      return general(d, f);
+    },
+    batch: column,
   };
 }
-
 
 /**
  * `K == "a" or K == "b" or ...` on one top-level key (typed string field, or JSON): a membership test
  * in one closure. With a plain datum and a string value every operand's answer is an equality, so the
  * chain's answer is membership; anything else takes the general closure of the chain.
  */
-export function fastMembership<F>(key: string, texts: readonly string[], typedString: boolean, general: RawPredicate<F>): RawPredicate<F> | undefined {
+export function fastMembership<F>(key: string, texts: readonly string[], typedString: boolean, general: RawPredicate<F>): Fused<F> | undefined {
   if (key in OBJECT_PROTO || texts.some((t) => t === "")) return undefined;
   const set = new Set<unknown>(texts);
   if (typedString) {
-    return (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? set.has((d as Rec)[key]) : general(d, f));
+    return {
+      run: (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? set.has((d as Rec)[key]) : general(d, f)),
+      batch: () => columnLoop([key], true, general, (v) => set.has(v)),
+    };
   }
-  return (d, f) => {
-    if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-      const v = (d as Rec)[key];
-      if (typeof v === "string") return set.has(v);
-    }
-    return general(d, f);
+  return {
+    run: (d, f) => {
+      if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+        const v = (d as Rec)[key];
+        if (typeof v === "string") return set.has(v);
+      }
+      return general(d, f);
+    },
+    batch: () => decidingLoop(key, general, (v) => (typeof v === "string" ? set.has(v) : undefined)),
   };
 }

@@ -118,11 +118,8 @@ const TABLE = {
       },
       map: {
         cost: 2,
-        test: ({ lit: { text } }) => {
-          const safe = !(text in Object.prototype);
-          return (v) =>
-            v != null && (v as { __proto__?: unknown }).__proto__ === Object.prototype && safe ? text in (v as object) : isObject(v) && hasOwn.call(v, text);
-        },
+        // (`hasOwnProperty` stays fast on objects of many shapes, as maps are; a `__proto__` check does not.)
+        test: ({ lit: { text } }) => (v) => isObject(v) && hasOwn.call(v, text),
       },
       list: { cost: 4, elements: "equal", fallible: (t) => concrete(elementOf(t)).kind === "any", test: (m) => listContains(m) },
       // The reference converts the literal to the value's type, then fails.

@@ -19,6 +19,21 @@ function outcome(run: () => boolean): unknown {
   }
 }
 
+/** What `filter` says: the items it keeps (the same objects, in order), or its error. */
+function filterOutcome(run: () => readonly unknown[]): unknown {
+  try {
+    return { kept: run() };
+  } catch (e) {
+    if (!FilterError.is(e)) throw e;
+    return { name: e.name, code: e.code, message: e.message, span: e.span };
+  }
+}
+
+/** The items the interpreter accepts, in order, or the first error in item order: what `filter` must say. */
+function interpreterFilter(text: string, items: readonly unknown[], options: CompileOptions): unknown {
+  return filterOutcome(() => items.filter((d) => evaluate(text, d, options)));
+}
+
 /** Data that is not plain JSON (`support/shapes.ts`). */
 const SHAPES: readonly Shape[] = ["plain", "class", "null-prototype", "holes", "bigint"];
 
@@ -52,15 +67,48 @@ describe.each(modes)("compiled = interpreter over $name, strictly", ({ names, da
           if (!FilterError.is(e) || e.name === "FilterEvaluationError") throw e;
           return;
         }
-        for (const item of items) {
-          const datum = reshape(item, shape);
+        const data = items.map((item) => reshape(item, shape));
+        for (const datum of data) {
           expect(outcome(() => compiled.evaluate(datum))).toEqual(outcome(() => evaluate(text, datum, options)));
         }
+        // `filter` runs the program over chunks of items (`evaluate/batch.ts`): the same items, or the same first error.
+        expectSameItems(filterOutcome(() => compiled.filter(data)), interpreterFilter(text, data, options));
       }),
       { numRuns: 10_000 },
     );
   });
+
+  it("filter over lists longer than a chunk: the items the interpreter keeps, or its first error in item order", () => {
+    // Items of all kinds, repeated past a chunk's 512 (reshaped copies are new objects), so that
+    // errors and kept items fall in several chunks and in any operand's turn.
+    const longList = fc.tuple(fc.array(data, { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 1300 }), fc.constantFrom(...SHAPES));
+    fc.assert(
+      fc.property(exprArb(names), fc.boolean(), longList, (ast, check, [items, length, shape]) => {
+        const text = print(ast);
+        const options: CompileOptions = { check, schema };
+        let compiled: ReturnType<typeof compile>;
+        try {
+          compiled = compile(text, options);
+        } catch (e) {
+          if (!FilterError.is(e) || e.name === "FilterEvaluationError") throw e;
+          return;
+        }
+        const data = Array.from({ length }, (_, i) => reshape(items[i % items.length], shape));
+        expectSameItems(filterOutcome(() => compiled.filter(data)), interpreterFilter(text, data, options));
+      }),
+      { numRuns: 300 },
+    );
+  });
 });
+
+/** Equal outcomes, kept items compared by identity. */
+function expectSameItems(actual: unknown, expected: unknown): void {
+  expect(actual).toEqual(expected);
+  if (actual && typeof actual === "object" && "kept" in actual) {
+    const [a, b] = [(actual as { kept: unknown[] }).kept, (expected as { kept: unknown[] }).kept];
+    expect(a.every((x, i) => x === b[i])).toBe(true);
+  }
+}
 
 describe("regressions the strict law found", () => {
   it("a missing last key with unknownValue: `a.b is nil` on {} is true, as in the interpreter", () => {
