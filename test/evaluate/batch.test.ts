@@ -20,7 +20,7 @@ const errorOf = (run: () => unknown): unknown => {
 describe("filter over chunks", () => {
   it("throws the error of the first failing item, even when a later item fails in an earlier operand", () => {
     // `a == 1` fails on a list; `b == 1` runs only where `a == 1` holds and fails on a list too.
-    const items = Array.from({ length: 1500 }, (_, i) => ({ a: 1, b: 1, i }));
+    const items: Record<string, unknown>[] = Array.from({ length: 1500 }, (_, i) => ({ a: 1, b: 1, i }));
     items[700] = { a: [1], b: 1, i: 700 }; // fails in the first operand, in the second chunk
     items[600] = { a: 1, b: [1], i: 600 }; // fails in the second operand, in the same chunk, earlier
     const f = compile("a == 1 and b == 1");
