@@ -94,7 +94,11 @@ export interface Filter<T = unknown> {
    * across calls to bound them together.
    */
   evaluate(datum: T, budget?: EvaluationBudget): boolean;
-  /** The matching items, in order. The first evaluation error throws. */
+  /**
+   * The matching items, in order. The first evaluation error (in item order) throws. An array is
+   * evaluated a chunk of items at a time, each part of the filter looping over the chunk: faster
+   * than `items.filter((x) => f.evaluate(x))`, with the same answers and errors.
+   */
   filter<U extends T>(items: Iterable<U>): U[];
   /** The optimized plan, for people (`filter-check --explain`). */
   readonly plan: PlanNode;

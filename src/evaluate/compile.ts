@@ -253,7 +253,7 @@ function compileDisjuncts(operands: readonly Expr[], env: Env, negate: boolean):
       const typedString = env.root.kind === "record";
       const fused = fastMembership(key!, texts, typedString, general.run);
       const p = general.plan;
-      out.push(fused ? { ...fused, plan: planNode(() => `${key} in {${texts.map((t) => JSON.stringify(t)).join(", ")}}`, p.cost, p.infallible, p.children) } : general);
+      out.push(fused ? { run: fused.run, batch: fused.batch, plan: planNode(() => `${key} in {${texts.map((t) => JSON.stringify(t)).join(", ")}}`, p.cost, p.infallible, p.children) } : general);
     } else {
       out.push(...group);
     }
@@ -551,7 +551,7 @@ function compileMatch(e: MatchExpr, env: Env, negate: boolean): Compiled {
   }
   const bound = findBound(env, e.selector.segments[0]!.name) !== undefined;
   const fused = bound || "unknownValue" in env.options ? undefined : fastMatch(e, env.root, negate, m, known, run);
-  return fused ? { ...fused, plan } : { run, plan };
+  return fused ? { run: fused.run, batch: fused.batch, plan } : { run, plan };
 }
 
 /** A match whose operand's type is known only at run time (a bound name of a dynamic collection). */

@@ -68,8 +68,7 @@ export function fastMatch<F>(
     const test = path.type === m.type ? known : staticTest(info.base, { ...m, type: path.type });
     if (!test) return undefined;
     const absentIsZero = path.steps[keys.length - 1] === "field";
-    const generic = () => pathPredicate(keys, absentIsZero, test.test, negated, general);
-    return typedField(keys, absentIsZero, info.base, path.type, m.lit, negated, general, () => generic().run) ?? generic();
+    return typedField(keys, absentIsZero, info.base, path.type, m.lit, test.test, negated, general) ?? pathPredicate(keys, absentIsZero, test.test, negated, general);
   }
   if (root.kind === "any") {
     if (keys.length === 1 && info.base === "equal") return dynamicEquals(keys[0]!, m.lit, negated, general);
@@ -90,9 +89,14 @@ const ANY: Type = { kind: "any" };
  * zero value.
  */
 function pathPredicate<F>(keys: readonly string[], absentIsZero: boolean, test: FieldTest, negated: boolean, general: RawPredicate<F>): Fused<F> {
+  return { run: pathRun(keys, absentIsZero, test, negated, general), batch: () => columnLoop(keys, absentIsZero, general, (x) => test(x) !== negated) };
+}
+
+/** The closure per item of `pathPredicate`. */
+function pathRun<F>(keys: readonly string[], absentIsZero: boolean, test: FieldTest, negated: boolean, general: RawPredicate<F>): RawPredicate<F> {
   const n = keys.length - 1;
   const last = keys[n]!;
-  const run: RawPredicate<F> = (d, f) => {
+  return (d, f) => {
     let v: unknown = d;
     for (let i = 0; i < n; i++) {
       if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
@@ -103,7 +107,6 @@ function pathPredicate<F>(keys: readonly string[], absentIsZero: boolean, test: 
     if (x === undefined && !absentIsZero) return general(d, f);
     return test(x) !== negated;
   };
-  return { run, batch: () => columnLoop(keys, absentIsZero, general, (x) => test(x) !== negated) };
 }
 
 /**
@@ -130,7 +133,8 @@ function columnLoop<F>(keys: readonly string[], absentIsZero: boolean, general: 
  * in closures of their own: each closure's property loads and comparisons then see one field's values,
  * and no test function is called. Taken only where the table's test cannot fail; the differential
  * law checks each against the table's. Absent or mistyped values read as the field's zero value, as
- * `typed` reads them. A path of more than one key is read per item by `pathRun`.
+ * `typed` reads them. A path of more than one key is read per item by `pathRun`, with `test` (the
+ * table's test for the type).
  */
 function typedField<F>(
   keys: readonly string[],
@@ -138,17 +142,16 @@ function typedField<F>(
   base: BaseOp,
   type: Type,
   lit: LiteralValue,
+  test: FieldTest,
   negated: boolean,
   general: RawPredicate<F>,
-  pathRun: () => RawPredicate<F>,
 ): Fused<F> | undefined {
   const text = lit.text;
   const key = keys.length === 1 ? keys[0]! : undefined;
-  /** Whether the general closure decides a column entry. */
-  const undecided = (v: unknown): boolean => v === NOT_PLAIN || (v === undefined && !absentIsZero);
+  const undecided = absentIsZero ? isNotPlain : isNotPlainOrAbsent;
   if (base === "equal" && type.kind === "string" && text !== "") {
     return {
-      run: key === undefined ? pathRun() : (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? ((d as Rec)[key] === text) !== negated : general(d, f)),
+      run: key === undefined ? pathRun(keys, absentIsZero, test, negated, general) : (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? ((d as Rec)[key] === text) !== negated : general(d, f)),
       batch: () => {
         const column = columnReader(keys);
         return (items, sel, n) => {
@@ -166,7 +169,7 @@ function typedField<F>(
   if (base === "equal" && type.kind === "bool" && !isFailure(lit.bool)) {
     const b = lit.bool === negated;
     return {
-      run: key === undefined ? pathRun() : (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? ((d as Rec)[key] === true) !== b : general(d, f)),
+      run: key === undefined ? pathRun(keys, absentIsZero, test, negated, general) : (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? ((d as Rec)[key] === true) !== b : general(d, f)),
       batch: () => {
         const column = columnReader(keys);
         return (items, sel, n) => {
@@ -185,11 +188,10 @@ function typedField<F>(
     const big = lit[type.kind];
     if (isFailure(big) || !Number.isSafeInteger(Number(big))) return undefined;
     const x = Number(big);
-    const equal = (v: unknown): boolean => (typeof v === "bigint" ? v === big : typeof v !== "number" && x === 0);
     return {
       run:
         key === undefined
-          ? pathRun()
+          ? pathRun(keys, absentIsZero, test, negated, general)
           : (d, f) => {
               if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
                 const v = (d as Rec)[key];
@@ -199,6 +201,7 @@ function typedField<F>(
             },
       batch: () => {
         const column = columnReader(keys);
+        const equal = (v: unknown): boolean => (typeof v === "bigint" ? v === big : x === 0);
         return (items, sel, n) => {
           const col = column(items, sel, n);
           let k = 0;
@@ -215,7 +218,7 @@ function typedField<F>(
     return {
       run:
         key === undefined
-          ? pathRun()
+          ? pathRun(keys, absentIsZero, test, negated, general)
           : (d, f) => {
               if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
                 const v = (d as Rec)[key];
@@ -232,7 +235,7 @@ function typedField<F>(
     return {
       run:
         key === undefined
-          ? pathRun()
+          ? pathRun(keys, absentIsZero, test, negated, general)
           : (d, f) => {
               if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
                 const v = (d as Rec)[key];
@@ -245,6 +248,11 @@ function typedField<F>(
   }
   return undefined;
 }
+
+/** Whether the general closure decides a column entry: for typed fields, where absent is zero. */
+const isNotPlain = (v: unknown): boolean => v === NOT_PLAIN;
+/** The same, for map keys and JSON, where absent is missing. */
+const isNotPlainOrAbsent = (v: unknown): boolean => v === NOT_PLAIN || v === undefined;
 
 /**
  * A chunk's loop over the column of one key whose entries `decide` answers (true, false), or leaves
