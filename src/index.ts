@@ -12,7 +12,7 @@ import { compileAst, type CompiledProgram, type PlanNode } from "./evaluate/comp
 import type { EvaluationBudget } from "./evaluate/budget.js";
 import type { EvaluateOptions } from "./evaluate/common.js";
 import { interpret } from "./evaluate/interpret.js";
-import { filterSettings } from "./evaluate/settings.js";
+import { SETTINGS, type FilterSettings } from "./evaluate/settings.js";
 import { checkAst } from "./semantics/check.js";
 import { ANY, type Schema, type Type } from "./semantics/schema.js";
 import type { Ast } from "./syntax/ast.js";
@@ -110,25 +110,29 @@ class CompiledFilter<T> implements Filter<T> {
   readonly schema: Schema | undefined;
   readonly plan: PlanNode;
   readonly evaluate: (datum: T, budget?: EvaluationBudget) => boolean;
+  /** How it was compiled, for `FilterTable` (`evaluate/settings.ts`). */
+  readonly [SETTINGS]: FilterSettings;
 
   constructor(
     expression: string,
     ast: Ast,
     schema: Schema | undefined,
     private readonly program: CompiledProgram,
-    private readonly maxSteps: number | undefined,
+    settings: FilterSettings,
   ) {
     this.expression = expression;
     this.ast = ast;
     this.schema = schema;
     this.plan = program.plan;
+    this[SETTINGS] = settings;
     const run = program.run;
+    const maxSteps = settings.maxSteps;
     this.evaluate = maxSteps === undefined ? run : (datum: T, budget?: EvaluationBudget) => run(datum, budget ?? { steps: maxSteps });
   }
 
   filter<U extends T>(items: Iterable<U>): U[] {
     // Arrays are evaluated in chunks (`evaluate/batch.ts`); a step budget per item needs one call per item.
-    if (Array.isArray(items) && this.maxSteps === undefined) return this.program.filter(items as readonly U[]);
+    if (Array.isArray(items) && this[SETTINGS].maxSteps === undefined) return this.program.filter(items as readonly U[]);
     const run = this.evaluate;
     const out: U[] = [];
     for (const item of items) if (run(item)) out.push(item);
@@ -150,9 +154,8 @@ export function compile<T = unknown>(expression: string, options: CompileOptions
     const first = checkAst(ast, expression, type, { unknownValue: "unknownValue" in options }).find((e) => e.alwaysFails);
     if (first) throw first;
   }
-  const filter = new CompiledFilter<T>(expression, ast, options.schema, compileAst(ast, expression, type, evaluateOptions), options.maxSteps);
-  filterSettings.set(filter, { root: type, options: evaluateOptions, maxSteps: options.maxSteps });
-  return filter;
+  const settings: FilterSettings = { root: type, options: evaluateOptions, maxSteps: options.maxSteps };
+  return new CompiledFilter<T>(expression, ast, options.schema, compileAst(ast, expression, type, evaluateOptions), settings);
 }
 
 /**

@@ -12,5 +12,10 @@ export interface FilterSettings {
   readonly maxSteps: number | undefined;
 }
 
-/** The settings of the filters `compile` made (a filter made otherwise has none). */
-export const filterSettings = new WeakMap<object, FilterSettings>();
+/** The key of a compiled filter's settings (a property, not a `WeakMap` entry: compiling stays cheap, and the collector has no ephemerons to trace). */
+export const SETTINGS: unique symbol = Symbol("filter settings");
+
+/** The settings of a filter `compile` made; undefined for a filter made otherwise. */
+export function settingsOf(filter: object): FilterSettings | undefined {
+  return Object.prototype.hasOwnProperty.call(filter, SETTINGS) ? (filter as { [SETTINGS]: FilterSettings })[SETTINGS] : undefined;
+}

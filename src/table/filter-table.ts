@@ -4,7 +4,7 @@
  * errors of `filter.filter(items)`.
  */
 import type { Filter } from "../index.js";
-import { filterSettings } from "../evaluate/settings.js";
+import { settingsOf } from "../evaluate/settings.js";
 import type { Schema } from "../semantics/schema.js";
 import { Column } from "./column.js";
 import { ERROR, TRUE, bindPlan, evaluateRange, planFilter, type PlanNode } from "./plan.js";
@@ -198,7 +198,7 @@ export class FilterTable<T = unknown> {
     const key = filter as Filter<never>;
     let plan = this.plans.get(key);
     if (plan === undefined) {
-      const settings = filterSettings.get(filter);
+      const settings = settingsOf(filter);
       const planned = settings === undefined || settings.maxSteps !== undefined ? undefined : planFilter(filter.ast, filter.expression, settings);
       plan = planned ?? { kind: "rows", run: (row) => filter.evaluate(row as T) };
       this.plans.set(key, plan);
