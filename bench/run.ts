@@ -12,7 +12,7 @@
  *  5. start-up and `filter-check --data` against jq, whole processes (bench/start.ts).
  * Results are written to bench/results/<version>/ as JSON; a summary with the ratios is printed.
  *
- *   npm run bench            (builds dist/, then about two minutes)
+ *   npm run bench            (builds dist/, then about fifteen minutes)
  *   npm run bench -- --quick (shorter samples)
  */
 import { Environment } from "@marcbachmann/cel-js";
