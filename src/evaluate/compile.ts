@@ -393,73 +393,102 @@ function compileSelector(owner: MatchExpr | CollectionExpr, env: Env): CompiledS
     return { read: (d) => walk({ type: root, value: rootValue(d) }, keys, report, unknown), type: ANY_TYPE, infallible: false, dynamic: true };
   }
 
-  let type = env.root;
+  // The static type and infallibility now; the steps' closures when a first datum needs them (a
+  // fused fast path may never need them: compiling stays cheap).
+  const { type, infallible } = typedWalk(keys, env.root, undefined);
+  let read: Reader | undefined;
+  const rootValue = env.rootValue;
+  const build = (): Reader => {
+    const steps: StepFn[] = [];
+    typedWalk(keys, env.root, { steps, fail: (i, f) => { throw stepError(site, selectorPrefix(sel, i), f); } });
+    return chain(steps);
+  };
+  return { read: (d) => (read ??= build())(rootValue(d)), type, infallible, dynamic: false };
+}
+
+/** Where `typedWalk` puts the steps it builds, and how a step fails. */
+interface StepSink {
+  readonly steps: StepFn[];
+  readonly fail: (step: number, f: Parameters<typeof stepError>[2]) => never;
+}
+
+/**
+ * The static type `keys` reach from `root` and whether reading can neither fail nor miss; with a
+ * sink, also each step's closure (typed value in, typed value or `MISSING` out; throws on failure).
+ */
+function typedWalk(keys: readonly string[], root: Type, sink: StepSink | undefined): { type: Type; infallible: boolean } {
+  let type = root;
   let infallible = true;
-  const steps: StepFn[] = [];
-  keys.forEach((key, i) => {
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
     const last = i === keys.length - 1;
-    const fail = (f: Parameters<typeof stepError>[2]) => {
-      throw stepError(site, selectorPrefix(sel, i), f);
-    };
+    const fail = sink ? (f: Parameters<typeof stepError>[2]) => sink.fail(i, f) : undefined;
+    const steps = sink?.steps;
     const c = concrete(type);
     const nullable = type.kind === "pointer";
     if (c.kind === "record") {
       const fieldType = fieldOf(c, key);
       if (fieldType === undefined) {
         // A nil pointer fails before its record's fields are looked at.
-        steps.push((v) => fail(nullable && v === null ? { failure: "invalid-path", key, kind: "invalid" } : { failure: "unknown-field", key, record: c.name }));
-        type = { kind: "any" };
+        steps?.push((v) => fail!(nullable && v === null ? { failure: "invalid-path", key, kind: "invalid" } : { failure: "unknown-field", key, record: c.name }));
+        type = ANY_TYPE;
         infallible = false;
-        return;
+        continue;
       }
-      const norm = normalizer(fieldType);
-      if (nullable) {
-        infallible = false;
-        steps.push((v) => (v === null ? fail({ failure: "invalid-path", key, kind: "invalid" }) : norm(hasOwn.call(v, key) ? (v as Record<string, unknown>)[key] : undefined)));
-      } else {
-        steps.push((v) => norm(hasOwn.call(v, key) ? (v as Record<string, unknown>)[key] : undefined));
+      if (steps) {
+        const norm = normalizer(fieldType);
+        if (nullable) {
+          steps.push((v) => (v === null ? fail!({ failure: "invalid-path", key, kind: "invalid" }) : norm(hasOwn.call(v, key) ? (v as Record<string, unknown>)[key] : undefined)));
+        } else {
+          steps.push((v) => norm(hasOwn.call(v, key) ? (v as Record<string, unknown>)[key] : undefined));
+        }
       }
+      if (nullable) infallible = false;
       type = fieldType;
-      return;
+      continue;
     }
     infallible = false;
     if (c.kind === "map") {
-      const norm = normalizer(c.value);
-      const missing = last && i > 0;
-      steps.push((v) => {
-        if (v !== null && hasOwn.call(v, key)) return norm((v as Record<string, unknown>)[key]);
-        if (nullable && v === null) return fail({ failure: "invalid-path", key, kind: "invalid" });
-        return missing ? MISSING : fail({ failure: "missing-key", key });
-      });
+      if (steps) {
+        const norm = normalizer(c.value);
+        const missing = last && i > 0;
+        steps.push((v) => {
+          if (v !== null && hasOwn.call(v, key)) return norm((v as Record<string, unknown>)[key]);
+          if (nullable && v === null) return fail!({ failure: "invalid-path", key, kind: "invalid" });
+          return missing ? MISSING : fail!({ failure: "missing-key", key });
+        });
+      }
       type = c.value;
-      return;
+      continue;
     }
     if (c.kind === "any") {
-      const missing = last && i > 0;
-      steps.push((v) => {
-        if (typeof v === "object" && v !== null && !Array.isArray(v)) {
-          if (hasOwn.call(v, key)) {
-            const x = (v as Record<string, unknown>)[key];
-            return x === undefined ? null : x;
+      if (steps) {
+        const missing = last && i > 0;
+        steps.push((v) => {
+          if (typeof v === "object" && v !== null && !Array.isArray(v)) {
+            if (hasOwn.call(v, key)) {
+              const x = (v as Record<string, unknown>)[key];
+              return x === undefined ? null : x;
+            }
+            return missing ? MISSING : fail!({ failure: "missing-key", key });
           }
-          return missing ? MISSING : fail({ failure: "missing-key", key });
-        }
-        const s = step(c, v, key);
-        return "failure" in s ? fail(s) : s.value;
-      });
-      return;
+          const s = step(c, v, key);
+          return "failure" in s ? fail!(s) : s.value;
+        });
+      }
+      continue;
     }
     // Lists and scalars: the general walk, one step.
-    const stepType = type;
-    steps.push((v) => {
-      const r = walk({ type: stepType, value: v }, [key], (f) => fail(f), undefined, i);
-      return r === MISSING ? r : r.value;
-    });
+    if (steps) {
+      const stepType = type;
+      steps.push((v) => {
+        const r = walk({ type: stepType, value: v }, [key], (f) => fail!(f), undefined, i);
+        return r === MISSING ? r : r.value;
+      });
+    }
     type = c.kind === "list" ? c.elem : ANY_TYPE;
-  });
-  const read = chain(steps);
-  const rootValue = env.rootValue;
-  return { read: (d) => read(rootValue(d)), type, infallible, dynamic: false };
+  }
+  return { type, infallible };
 }
 
 const ANY_TYPE: Type = { kind: "any" };
@@ -526,32 +555,41 @@ function compileMatch(e: MatchExpr, env: Env, negate: boolean): Compiled {
   if (sel.dynamic) return dynamicMatch(e, sel.read, info.base, negated, missing, site, lit, pattern);
   const m: TestInput = { site, type: sel.type, lit, pattern };
   const known = staticTest(info.base, m);
-  const { test, infallible, cost } = operatorTest(info.base, m, known);
-  const read = sel.read;
+  // The operator's test from the table: built once (`known`) when every kind the static type allows is
+  // accepted and cannot fail, else a test that dispatches on the value's kind.
+  const infallible = known !== undefined;
   const plan = planNode(
     () => `${negate ? `not (${matchText(e)})` : matchText(e)}   [${info.base} on ${typeLabel(sel.type)}${infallible && sel.infallible ? ", cannot fail" : ""}]`,
-    cost,
+    known?.cost ?? OPERATIONS[info.base].cost,
     infallible && sel.infallible,
     [],
     pattern !== undefined,
   );
-  let run: Predicate;
-  if (sel.infallible) {
-    run = negated ? (d, f) => !test(read(d, f)) : (d, f) => test(read(d, f));
-  } else if (negated) {
-    run = (d, f) => {
+  const general = (): Predicate => generalMatch(sel, known?.test ?? dispatchTest(info.base, m), negated, missing);
+  const bound = findBound(env, e.selector.segments[0]!.name) !== undefined;
+  if (!bound && !("unknownValue" in env.options)) {
+    // The general closure is built the first time the fast path needs it.
+    let slow: Predicate | undefined;
+    const fused = fastMatch<Frame>(e, env.root, negate, m, known, (d, f) => (slow ??= general())(d, f));
+    if (fused) return { run: fused.run, batch: fused.batch, plan };
+  }
+  return { run: general(), plan };
+}
+
+/** A match read by `sel` and tested by `test` (the operator's test for the operand's static type). */
+function generalMatch(sel: CompiledSelector, test: Test, negated: boolean, missing: boolean): Predicate {
+  const read = sel.read;
+  if (sel.infallible) return negated ? (d, f) => !test(read(d, f)) : (d, f) => test(read(d, f));
+  if (negated) {
+    return (d, f) => {
       const v = read(d, f);
       return v === MISSING ? missing : !test(v);
     };
-  } else {
-    run = (d, f) => {
-      const v = read(d, f);
-      return v === MISSING ? missing : test(v);
-    };
   }
-  const bound = findBound(env, e.selector.segments[0]!.name) !== undefined;
-  const fused = bound || "unknownValue" in env.options ? undefined : fastMatch(e, env.root, negate, m, known, run);
-  return fused ? { run: fused.run, batch: fused.batch, plan } : { run, plan };
+  return (d, f) => {
+    const v = read(d, f);
+    return v === MISSING ? missing : test(v);
+  };
 }
 
 /** A match whose operand's type is known only at run time (a bound name of a dynamic collection). */
@@ -583,23 +621,6 @@ function matchText(e: MatchExpr): string {
 function typeLabel(t: Type): string {
   const c = concrete(t);
   return t.kind === "pointer" ? `nullable ${c.kind}` : c.kind;
-}
-
-interface OperatorPlan {
-  readonly test: Test;
-  /** The test never throws for any value of the static type. */
-  readonly infallible: boolean;
-  readonly cost: number;
-}
-
-/**
- * The test of an operator on a value of static type `m.type`, from the operator table: the entry's
- * test built once (`known`, from `staticTest`) when every kind the type allows is accepted and cannot fail, else a test that
- * dispatches on the value's kind (each kind's test built on first use).
- */
-function operatorTest(base: BaseOp, m: TestInput, known: StaticTest | undefined): OperatorPlan {
-  if (known) return { test: known.test, infallible: true, cost: known.cost };
-  return { test: dispatchTest(base, m), infallible: false, cost: OPERATIONS[base].cost };
 }
 
 // ---------------------------------------------------------------------------------------------
