@@ -15,6 +15,7 @@ import { staticPath } from "../semantics/select.js";
 import { isFailure } from "../semantics/values.js";
 import type { Batch } from "./batch.js";
 import { NOT_PLAIN, columnReader } from "./columns.js";
+import { FIELD_TESTS, KEYED_TESTS, type FieldTests } from "./field-tests.js";
 
 /** A compiled predicate over the raw datum (the frame is passed through to the general closure). */
 export type RawPredicate<F> = (datum: unknown, frame?: F) => boolean;
@@ -80,6 +81,11 @@ export function fastMatch<F>(
 }
 
 const ANY: Type = { kind: "any" };
+
+/** The fused test `name` for one key: generated for the built-in schemas' field names, else reading the key as a variable. */
+function testsOf<K extends keyof FieldTests>(key: string, name: K): FieldTests[K] {
+  return FIELD_TESTS.get(key)?.[name] ?? KEYED_TESTS[name];
+}
 
 /**
  * A path of plain objects (one key or more) read in one loop, then tested; anything else takes the
@@ -151,7 +157,7 @@ function typedField<F>(
   const undecided = absentIsZero ? isNotPlain : isNotPlainOrAbsent;
   if (base === "equal" && type.kind === "string" && text !== "") {
     return {
-      run: key === undefined ? pathRun(keys, absentIsZero, test, negated, general) : (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? ((d as Rec)[key] === text) !== negated : general(d, f)),
+      run: key === undefined ? pathRun(keys, absentIsZero, test, negated, general) : testsOf(key, "equalString")(key, text, negated, general),
       batch: () => {
         const column = columnReader(keys);
         return (items, sel, n) => {
@@ -169,7 +175,7 @@ function typedField<F>(
   if (base === "equal" && type.kind === "bool" && !isFailure(lit.bool)) {
     const b = lit.bool === negated;
     return {
-      run: key === undefined ? pathRun(keys, absentIsZero, test, negated, general) : (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? ((d as Rec)[key] === true) !== b : general(d, f)),
+      run: key === undefined ? pathRun(keys, absentIsZero, test, negated, general) : testsOf(key, "equalBool")(key, b, general),
       batch: () => {
         const column = columnReader(keys);
         return (items, sel, n) => {
@@ -189,16 +195,7 @@ function typedField<F>(
     if (isFailure(big) || !Number.isSafeInteger(Number(big))) return undefined;
     const x = Number(big);
     return {
-      run:
-        key === undefined
-          ? pathRun(keys, absentIsZero, test, negated, general)
-          : (d, f) => {
-              if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-                const v = (d as Rec)[key];
-                return (typeof v === "number" ? v === x : typeof v === "bigint" ? v === big : x === 0) !== negated;
-              }
-              return general(d, f);
-            },
+      run: key === undefined ? pathRun(keys, absentIsZero, test, negated, general) : testsOf(key, "equalInteger")(key, x, big, negated, general),
       batch: () => {
         const column = columnReader(keys);
         const equal = (v: unknown): boolean => (typeof v === "bigint" ? v === big : x === 0);
@@ -216,16 +213,7 @@ function typedField<F>(
   }
   if (base === "empty" && type.kind === "string") {
     return {
-      run:
-        key === undefined
-          ? pathRun(keys, absentIsZero, test, negated, general)
-          : (d, f) => {
-              if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-                const v = (d as Rec)[key];
-                return (typeof v !== "string" || v.length === 0) !== negated;
-              }
-              return general(d, f);
-            },
+      run: key === undefined ? pathRun(keys, absentIsZero, test, negated, general) : testsOf(key, "emptyString")(key, negated, general),
       batch: () => columnLoop(keys, absentIsZero, general, (v) => (typeof v !== "string" || v.length === 0) !== negated),
     };
   }
@@ -233,16 +221,7 @@ function typedField<F>(
     // An element of a typed list of strings that is not a string (null) reads as "", as in the reference.
     const empty = text === "";
     return {
-      run:
-        key === undefined
-          ? pathRun(keys, absentIsZero, test, negated, general)
-          : (d, f) => {
-              if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-                const v = (d as Rec)[key];
-                return (Array.isArray(v) && (empty ? readsEmpty(v) : v.includes(text))) !== negated;
-              }
-              return general(d, f);
-            },
+      run: key === undefined ? pathRun(keys, absentIsZero, test, negated, general) : testsOf(key, "inStrings")(key, text, negated, general),
       batch: () => columnLoop(keys, absentIsZero, general, (v) => (Array.isArray(v) && (empty ? readsEmpty(v) : v.includes(text))) !== negated),
     };
   }
@@ -273,13 +252,7 @@ function decidingLoop<F>(key: string, general: RawPredicate<F>, decide: (v: unkn
 /** `key is empty` on JSON: strings and lists inline; anything else (and absent keys) generally. */
 function dynamicEmpty<F>(key: string, negated: boolean, general: RawPredicate<F>): Fused<F> {
   return {
-    run: (d, f) => {
-      if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-        const v = (d as Rec)[key];
-        if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
-      }
-      return general(d, f);
-    },
+    run: testsOf(key, "jsonEmpty")(key, negated, general),
     batch: () => decidingLoop(key, general, (v) => (typeof v === "string" || Array.isArray(v) ? (v.length === 0) !== negated : undefined)),
   };
 }
@@ -289,14 +262,14 @@ function dynamicEquals<F>(key: string, lit: LiteralValue, negated: boolean, gene
   const text = lit.text;
   const x = isFailure(lit.float) ? undefined : lit.float;
   const b = isFailure(lit.bool) ? undefined : lit.bool;
-  /** The answer for a plain datum's value that is not a string, or undefined when the general closure decides. */
-  const answer = (v: unknown): boolean | undefined => {
-    if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
-    if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
-    return undefined;
-  };
-  const column = (): Batch => {
+  const batch = (): Batch => {
     const read = columnReader([key]);
+    /** The answer for a value that is not a string, or undefined when the general closure decides. */
+    const answer = (v: unknown): boolean | undefined => {
+      if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+      if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+      return undefined;
+    };
     return (items, sel, n) => {
       const col = read(items, sel, n);
       let k = 0;
@@ -307,18 +280,7 @@ function dynamicEquals<F>(key: string, lit: LiteralValue, negated: boolean, gene
       return k;
     };
   };
-  return {
-    run: (d, f) => {
-      if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-        const v = (d as Rec)[key];
-        if (typeof v === "string") return (v === text) !== negated;
-        const a = answer(v);
-        if (a !== undefined) return a;
-      }
-      return general(d, f);
-    },
-    batch: column,
-  };
+  return { run: testsOf(key, "jsonEquals")(key, text, x, b, negated, general), batch };
 }
 
 /**
@@ -331,18 +293,12 @@ export function fastMembership<F>(key: string, texts: readonly string[], typedSt
   const set = new Set<unknown>(texts);
   if (typedString) {
     return {
-      run: (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? set.has((d as Rec)[key]) : general(d, f)),
+      run: testsOf(key, "memberString")(key, set, general),
       batch: () => columnLoop([key], true, general, (v) => set.has(v)),
     };
   }
   return {
-    run: (d, f) => {
-      if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-        const v = (d as Rec)[key];
-        if (typeof v === "string") return set.has(v);
-      }
-      return general(d, f);
-    },
+    run: testsOf(key, "memberJson")(key, set, general),
     batch: () => decidingLoop(key, general, (v) => (typeof v === "string" ? set.has(v) : undefined)),
   };
 }

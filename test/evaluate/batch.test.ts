@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { columnStepsSource, schemaFieldNames } from "../../scripts/column-steps.js";
+import { columnStepsSource, fieldTestsSource, schemaFieldNames } from "../../scripts/field-code.js";
 import { compile, FilterError, schemas } from "../../src/index.js";
 
 // `filter(items)` evaluates in chunks, operand by operand (src/evaluate/batch.ts); the differential
@@ -45,9 +45,12 @@ describe("filter over chunks", () => {
   });
 });
 
-describe("column steps", () => {
-  it("src/evaluate/column-steps.ts is generated from the current schemas (npm run generate)", () => {
-    expect(readFileSync(new URL("../../src/evaluate/column-steps.ts", import.meta.url), "utf8")).toBe(columnStepsSource());
+describe("code generated per field name", () => {
+  it.each([
+    ["column-steps.ts", columnStepsSource],
+    ["field-tests.ts", fieldTestsSource],
+  ])("src/evaluate/%s is generated from the current schemas (npm run generate)", (file, source) => {
+    expect(readFileSync(new URL(`../../src/evaluate/${file}`, import.meta.url), "utf8")).toBe(source());
   });
 
   it("cover every field name of the built-in schemas", () => {
