@@ -42,30 +42,31 @@ export function schemaFieldNames(): string[] {
 }
 
 /**
- * The fused tests, one template each: its parameters, the field kinds it is generated for (`json`:
- * every name, for data without a schema), and its body, where READ is the field's value in the plain
- * datum \`d\`. Each returns the predicate; \`general\` decides whatever the test does not.
+ * The fused tests, one template each: its parameters, the names it is generated for (by the kinds of
+ * their types; the JSON tests also serve data without a schema, where the same names hold the same
+ * kinds of values), and its body, where READ is the field's value in the plain datum \`d\`. Each
+ * returns the predicate; \`general\` decides whatever the test does not.
  */
-const TEST_TEMPLATES: readonly { name: string; doc: string; params: string; kinds: readonly string[]; body: string }[] = [
+const TEST_TEMPLATES: readonly { name: string; doc: string; params: string; kinds: (kinds: ReadonlySet<string>) => boolean; body: string }[] = [
   {
     name: "equalString",
     doc: "A typed string field \`== text\` (text not empty: an absent field is \"\" and never equal).",
     params: "text: string, negated: boolean",
-    kinds: ["string"],
+    kinds: (k) => k.has("string"),
     body: "(d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? (READ === text) !== negated : general(d, f))",
   },
   {
     name: "equalBool",
     doc: "A typed bool field \`== literal\`; \`flip\` is the literal's value equal to the negation.",
     params: "flip: boolean",
-    kinds: ["bool"],
+    kinds: (k) => k.has("bool"),
     body: "(d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? (READ === true) !== flip : general(d, f))",
   },
   {
     name: "equalInteger",
     doc: "A typed integer field \`== x\` (\`big\` its exact value): numbers, bigints, absent as 0.",
     params: "x: number, big: bigint, negated: boolean",
-    kinds: ["int", "uint"],
+    kinds: (k) => k.has("int") || k.has("uint"),
     body: `(d, f) => {
       if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
         const v = READ;
@@ -78,7 +79,7 @@ const TEST_TEMPLATES: readonly { name: string; doc: string; params: string; kind
     name: "emptyString",
     doc: "A typed string field \`is empty\` (absent and mistyped values read as \"\").",
     params: "negated: boolean",
-    kinds: ["string"],
+    kinds: (k) => k.has("string"),
     body: `(d, f) => {
       if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
         const v = READ;
@@ -91,7 +92,7 @@ const TEST_TEMPLATES: readonly { name: string; doc: string; params: string; kind
     name: "inStrings",
     doc: "\`text in\` a typed list of strings (an element that is not a string reads as \"\").",
     params: "text: string, negated: boolean",
-    kinds: ["list of string"],
+    kinds: (k) => k.has("list of string"),
     body: `(d, f) => {
       if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
         const v = READ;
@@ -104,14 +105,14 @@ const TEST_TEMPLATES: readonly { name: string; doc: string; params: string; kind
     name: "memberString",
     doc: "A typed string field in a set of texts (none empty).",
     params: "set: ReadonlySet<unknown>",
-    kinds: ["string"],
+    kinds: (k) => k.has("string"),
     body: "(d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? set.has(READ) : general(d, f))",
   },
   {
     name: "jsonEquals",
     doc: "A JSON value \`== literal\`: strings, and numbers and bools where the literal converts (\`x\`, \`b\`).",
     params: "text: string, x: number | undefined, b: boolean | undefined, negated: boolean",
-    kinds: ["json"],
+    kinds: () => true,
     body: `(d, f) => {
       if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
         const v = READ;
@@ -126,7 +127,7 @@ const TEST_TEMPLATES: readonly { name: string; doc: string; params: string; kind
     name: "jsonEmpty",
     doc: "A JSON value \`is empty\`: strings and lists; anything else (and absent keys) generally.",
     params: "negated: boolean",
-    kinds: ["json"],
+    kinds: (k) => k.has("string") || [...k].some((x) => x.startsWith("list")),
     body: `(d, f) => {
       if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
         const v = READ;
@@ -139,7 +140,7 @@ const TEST_TEMPLATES: readonly { name: string; doc: string; params: string; kind
     name: "memberJson",
     doc: "A JSON value in a set of texts (none empty); values that are not strings generally.",
     params: "set: ReadonlySet<unknown>",
-    kinds: ["json"],
+    kinds: (k) => k.has("string"),
     body: `(d, f) => {
       if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
         const v = READ;
@@ -156,7 +157,7 @@ export function fieldTestsSource(): string {
     `(key: string, ${t.params}, general: General): General =>\n${indent}  ${t.body.replaceAll("READ", read).replaceAll("\n    ", `\n${indent}  `)}`;
   const entries = [...schemaFields()].map(([name, kinds]) => {
     const key = JSON.stringify(name);
-    const tests = TEST_TEMPLATES.filter((t) => t.kinds.some((k) => k === "json" || kinds.has(k)));
+    const tests = TEST_TEMPLATES.filter((t) => t.kinds(kinds));
     return [`  [${key}, {`, ...tests.map((t) => `    ${t.name}: ${factory(t, `(d as Rec)[${key}]`, "    ")},`), "  }],"].join("\n");
   });
   const iface = TEST_TEMPLATES.map((t) => `  /** ${t.doc} */\n  readonly ${t.name}: (key: string, ${t.params}, general: General) => General;`);
@@ -176,7 +177,7 @@ const OBJECT_PROTO = Object.prototype;
 type Proto = { __proto__?: unknown };
 type Rec = Record<string, unknown>;
 
-/** The fused tests of one key; a field name has those of its types' kinds, and the JSON ones. */
+/** The fused tests of one key; a field name has those its types' kinds need. */
 export interface FieldTests {
 ${iface.join("\n")}
 }

@@ -13,7 +13,7 @@ const OBJECT_PROTO = Object.prototype;
 type Proto = { __proto__?: unknown };
 type Rec = Record<string, unknown>;
 
-/** The fused tests of one key; a field name has those of its types' kinds, and the JSON ones. */
+/** The fused tests of one key; a field name has those its types' kinds need. */
 export interface FieldTests {
   /** A typed string field `== text` (text not empty: an absent field is "" and never equal). */
   readonly equalString: (key: string, text: string, negated: boolean, general: General) => General;
@@ -110,22 +110,6 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         }
         return general(d, f);
       },
-    jsonEmpty: (key: string, negated: boolean, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["AutoPromote"];
-          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
-        }
-        return general(d, f);
-      },
-    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["AutoPromote"];
-          if (typeof v === "string") return set.has(v);
-        }
-        return general(d, f);
-      },
   }],
   ["AutoRevert", {
     equalBool: (key: string, flip: boolean, general: General): General =>
@@ -140,22 +124,6 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         }
         return general(d, f);
       },
-    jsonEmpty: (key: string, negated: boolean, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["AutoRevert"];
-          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
-        }
-        return general(d, f);
-      },
-    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["AutoRevert"];
-          if (typeof v === "string") return set.has(v);
-        }
-        return general(d, f);
-      },
   }],
   ["Children", {
     jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
@@ -165,22 +133,6 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
           if (typeof v === "string") return (v === text) !== negated;
           if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
           if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
-        }
-        return general(d, f);
-      },
-    jsonEmpty: (key: string, negated: boolean, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["Children"];
-          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
-        }
-        return general(d, f);
-      },
-    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["Children"];
-          if (typeof v === "string") return set.has(v);
         }
         return general(d, f);
       },
@@ -204,22 +156,6 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         }
         return general(d, f);
       },
-    jsonEmpty: (key: string, negated: boolean, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["Complete"];
-          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
-        }
-        return general(d, f);
-      },
-    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["Complete"];
-          if (typeof v === "string") return set.has(v);
-        }
-        return general(d, f);
-      },
   }],
   ["CreateIndex", {
     equalInteger: (key: string, x: number, big: bigint, negated: boolean, general: General): General =>
@@ -237,22 +173,6 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
           if (typeof v === "string") return (v === text) !== negated;
           if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
           if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
-        }
-        return general(d, f);
-      },
-    jsonEmpty: (key: string, negated: boolean, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["CreateIndex"];
-          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
-        }
-        return general(d, f);
-      },
-    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["CreateIndex"];
-          if (typeof v === "string") return set.has(v);
         }
         return general(d, f);
       },
@@ -284,14 +204,6 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         }
         return general(d, f);
       },
-    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["Datacenters"];
-          if (typeof v === "string") return set.has(v);
-        }
-        return general(d, f);
-      },
   }],
   ["Dead", {
     equalInteger: (key: string, x: number, big: bigint, negated: boolean, general: General): General =>
@@ -309,22 +221,6 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
           if (typeof v === "string") return (v === text) !== negated;
           if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
           if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
-        }
-        return general(d, f);
-      },
-    jsonEmpty: (key: string, negated: boolean, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["Dead"];
-          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
-        }
-        return general(d, f);
-      },
-    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["Dead"];
-          if (typeof v === "string") return set.has(v);
         }
         return general(d, f);
       },
@@ -348,22 +244,6 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         }
         return general(d, f);
       },
-    jsonEmpty: (key: string, negated: boolean, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["DesiredCanaries"];
-          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
-        }
-        return general(d, f);
-      },
-    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["DesiredCanaries"];
-          if (typeof v === "string") return set.has(v);
-        }
-        return general(d, f);
-      },
   }],
   ["DesiredTotal", {
     equalInteger: (key: string, x: number, big: bigint, negated: boolean, general: General): General =>
@@ -381,22 +261,6 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
           if (typeof v === "string") return (v === text) !== negated;
           if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
           if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
-        }
-        return general(d, f);
-      },
-    jsonEmpty: (key: string, negated: boolean, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["DesiredTotal"];
-          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
-        }
-        return general(d, f);
-      },
-    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["DesiredTotal"];
-          if (typeof v === "string") return set.has(v);
         }
         return general(d, f);
       },
@@ -420,22 +284,6 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         }
         return general(d, f);
       },
-    jsonEmpty: (key: string, negated: boolean, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["EvalPriority"];
-          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
-        }
-        return general(d, f);
-      },
-    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["EvalPriority"];
-          if (typeof v === "string") return set.has(v);
-        }
-        return general(d, f);
-      },
   }],
   ["Failed", {
     equalInteger: (key: string, x: number, big: bigint, negated: boolean, general: General): General =>
@@ -456,22 +304,6 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         }
         return general(d, f);
       },
-    jsonEmpty: (key: string, negated: boolean, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["Failed"];
-          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
-        }
-        return general(d, f);
-      },
-    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["Failed"];
-          if (typeof v === "string") return set.has(v);
-        }
-        return general(d, f);
-      },
   }],
   ["HealthyAllocs", {
     equalInteger: (key: string, x: number, big: bigint, negated: boolean, general: General): General =>
@@ -489,22 +321,6 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
           if (typeof v === "string") return (v === text) !== negated;
           if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
           if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
-        }
-        return general(d, f);
-      },
-    jsonEmpty: (key: string, negated: boolean, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["HealthyAllocs"];
-          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
-        }
-        return general(d, f);
-      },
-    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["HealthyAllocs"];
-          if (typeof v === "string") return set.has(v);
         }
         return general(d, f);
       },
@@ -562,22 +378,6 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         }
         return general(d, f);
       },
-    jsonEmpty: (key: string, negated: boolean, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["IsMultiregion"];
-          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
-        }
-        return general(d, f);
-      },
-    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["IsMultiregion"];
-          if (typeof v === "string") return set.has(v);
-        }
-        return general(d, f);
-      },
   }],
   ["JobCreateIndex", {
     equalInteger: (key: string, x: number, big: bigint, negated: boolean, general: General): General =>
@@ -595,22 +395,6 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
           if (typeof v === "string") return (v === text) !== negated;
           if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
           if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
-        }
-        return general(d, f);
-      },
-    jsonEmpty: (key: string, negated: boolean, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["JobCreateIndex"];
-          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
-        }
-        return general(d, f);
-      },
-    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["JobCreateIndex"];
-          if (typeof v === "string") return set.has(v);
         }
         return general(d, f);
       },
@@ -674,22 +458,6 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         }
         return general(d, f);
       },
-    jsonEmpty: (key: string, negated: boolean, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["JobModifyIndex"];
-          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
-        }
-        return general(d, f);
-      },
-    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["JobModifyIndex"];
-          if (typeof v === "string") return set.has(v);
-        }
-        return general(d, f);
-      },
   }],
   ["JobSpecModifyIndex", {
     equalInteger: (key: string, x: number, big: bigint, negated: boolean, general: General): General =>
@@ -710,22 +478,6 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         }
         return general(d, f);
       },
-    jsonEmpty: (key: string, negated: boolean, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["JobSpecModifyIndex"];
-          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
-        }
-        return general(d, f);
-      },
-    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["JobSpecModifyIndex"];
-          if (typeof v === "string") return set.has(v);
-        }
-        return general(d, f);
-      },
   }],
   ["JobSummary", {
     jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
@@ -735,22 +487,6 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
           if (typeof v === "string") return (v === text) !== negated;
           if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
           if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
-        }
-        return general(d, f);
-      },
-    jsonEmpty: (key: string, negated: boolean, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["JobSummary"];
-          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
-        }
-        return general(d, f);
-      },
-    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["JobSummary"];
-          if (typeof v === "string") return set.has(v);
         }
         return general(d, f);
       },
@@ -774,22 +510,6 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         }
         return general(d, f);
       },
-    jsonEmpty: (key: string, negated: boolean, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["JobVersion"];
-          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
-        }
-        return general(d, f);
-      },
-    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["JobVersion"];
-          if (typeof v === "string") return set.has(v);
-        }
-        return general(d, f);
-      },
   }],
   ["Lost", {
     equalInteger: (key: string, x: number, big: bigint, negated: boolean, general: General): General =>
@@ -807,22 +527,6 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
           if (typeof v === "string") return (v === text) !== negated;
           if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
           if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
-        }
-        return general(d, f);
-      },
-    jsonEmpty: (key: string, negated: boolean, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["Lost"];
-          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
-        }
-        return general(d, f);
-      },
-    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["Lost"];
-          if (typeof v === "string") return set.has(v);
         }
         return general(d, f);
       },
@@ -846,22 +550,6 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         }
         return general(d, f);
       },
-    jsonEmpty: (key: string, negated: boolean, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["ModifyIndex"];
-          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
-        }
-        return general(d, f);
-      },
-    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["ModifyIndex"];
-          if (typeof v === "string") return set.has(v);
-        }
-        return general(d, f);
-      },
   }],
   ["Multiregion", {
     jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
@@ -871,22 +559,6 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
           if (typeof v === "string") return (v === text) !== negated;
           if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
           if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
-        }
-        return general(d, f);
-      },
-    jsonEmpty: (key: string, negated: boolean, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["Multiregion"];
-          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
-        }
-        return general(d, f);
-      },
-    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["Multiregion"];
-          if (typeof v === "string") return set.has(v);
         }
         return general(d, f);
       },
@@ -984,22 +656,6 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         }
         return general(d, f);
       },
-    jsonEmpty: (key: string, negated: boolean, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["ParameterizedJob"];
-          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
-        }
-        return general(d, f);
-      },
-    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["ParameterizedJob"];
-          if (typeof v === "string") return set.has(v);
-        }
-        return general(d, f);
-      },
   }],
   ["ParentID", {
     equalString: (key: string, text: string, negated: boolean, general: General): General =>
@@ -1060,22 +716,6 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         }
         return general(d, f);
       },
-    jsonEmpty: (key: string, negated: boolean, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["Pending"];
-          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
-        }
-        return general(d, f);
-      },
-    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["Pending"];
-          if (typeof v === "string") return set.has(v);
-        }
-        return general(d, f);
-      },
   }],
   ["Periodic", {
     equalBool: (key: string, flip: boolean, general: General): General =>
@@ -1087,22 +727,6 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
           if (typeof v === "string") return (v === text) !== negated;
           if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
           if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
-        }
-        return general(d, f);
-      },
-    jsonEmpty: (key: string, negated: boolean, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["Periodic"];
-          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
-        }
-        return general(d, f);
-      },
-    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["Periodic"];
-          if (typeof v === "string") return set.has(v);
         }
         return general(d, f);
       },
@@ -1123,22 +747,6 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
           if (typeof v === "string") return (v === text) !== negated;
           if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
           if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
-        }
-        return general(d, f);
-      },
-    jsonEmpty: (key: string, negated: boolean, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["PlacedAllocs"];
-          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
-        }
-        return general(d, f);
-      },
-    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["PlacedAllocs"];
-          if (typeof v === "string") return set.has(v);
         }
         return general(d, f);
       },
@@ -1170,14 +778,6 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         }
         return general(d, f);
       },
-    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["PlacedCanaries"];
-          if (typeof v === "string") return set.has(v);
-        }
-        return general(d, f);
-      },
   }],
   ["Priority", {
     equalInteger: (key: string, x: number, big: bigint, negated: boolean, general: General): General =>
@@ -1195,22 +795,6 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
           if (typeof v === "string") return (v === text) !== negated;
           if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
           if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
-        }
-        return general(d, f);
-      },
-    jsonEmpty: (key: string, negated: boolean, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["Priority"];
-          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
-        }
-        return general(d, f);
-      },
-    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["Priority"];
-          if (typeof v === "string") return set.has(v);
         }
         return general(d, f);
       },
@@ -1234,22 +818,6 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         }
         return general(d, f);
       },
-    jsonEmpty: (key: string, negated: boolean, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["ProgressDeadline"];
-          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
-        }
-        return general(d, f);
-      },
-    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["ProgressDeadline"];
-          if (typeof v === "string") return set.has(v);
-        }
-        return general(d, f);
-      },
   }],
   ["Promoted", {
     equalBool: (key: string, flip: boolean, general: General): General =>
@@ -1261,22 +829,6 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
           if (typeof v === "string") return (v === text) !== negated;
           if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
           if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
-        }
-        return general(d, f);
-      },
-    jsonEmpty: (key: string, negated: boolean, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["Promoted"];
-          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
-        }
-        return general(d, f);
-      },
-    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["Promoted"];
-          if (typeof v === "string") return set.has(v);
         }
         return general(d, f);
       },
@@ -1300,22 +852,6 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         }
         return general(d, f);
       },
-    jsonEmpty: (key: string, negated: boolean, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["Queued"];
-          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
-        }
-        return general(d, f);
-      },
-    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["Queued"];
-          if (typeof v === "string") return set.has(v);
-        }
-        return general(d, f);
-      },
   }],
   ["Regions", {
     jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
@@ -1333,14 +869,6 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
           const v = (d as Rec)["Regions"];
           if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
-        }
-        return general(d, f);
-      },
-    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["Regions"];
-          if (typeof v === "string") return set.has(v);
         }
         return general(d, f);
       },
@@ -1404,22 +932,6 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         }
         return general(d, f);
       },
-    jsonEmpty: (key: string, negated: boolean, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["Running"];
-          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
-        }
-        return general(d, f);
-      },
-    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["Running"];
-          if (typeof v === "string") return set.has(v);
-        }
-        return general(d, f);
-      },
   }],
   ["Starting", {
     equalInteger: (key: string, x: number, big: bigint, negated: boolean, general: General): General =>
@@ -1437,22 +949,6 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
           if (typeof v === "string") return (v === text) !== negated;
           if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
           if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
-        }
-        return general(d, f);
-      },
-    jsonEmpty: (key: string, negated: boolean, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["Starting"];
-          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
-        }
-        return general(d, f);
-      },
-    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["Starting"];
-          if (typeof v === "string") return set.has(v);
         }
         return general(d, f);
       },
@@ -1550,22 +1046,6 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         }
         return general(d, f);
       },
-    jsonEmpty: (key: string, negated: boolean, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["Stop"];
-          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
-        }
-        return general(d, f);
-      },
-    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["Stop"];
-          if (typeof v === "string") return set.has(v);
-        }
-        return general(d, f);
-      },
   }],
   ["Strategy", {
     jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
@@ -1575,22 +1055,6 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
           if (typeof v === "string") return (v === text) !== negated;
           if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
           if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
-        }
-        return general(d, f);
-      },
-    jsonEmpty: (key: string, negated: boolean, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["Strategy"];
-          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
-        }
-        return general(d, f);
-      },
-    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["Strategy"];
-          if (typeof v === "string") return set.has(v);
         }
         return general(d, f);
       },
@@ -1614,22 +1078,6 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         }
         return general(d, f);
       },
-    jsonEmpty: (key: string, negated: boolean, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["SubmitTime"];
-          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
-        }
-        return general(d, f);
-      },
-    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["SubmitTime"];
-          if (typeof v === "string") return set.has(v);
-        }
-        return general(d, f);
-      },
   }],
   ["Summary", {
     jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
@@ -1642,22 +1090,6 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         }
         return general(d, f);
       },
-    jsonEmpty: (key: string, negated: boolean, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["Summary"];
-          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
-        }
-        return general(d, f);
-      },
-    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["Summary"];
-          if (typeof v === "string") return set.has(v);
-        }
-        return general(d, f);
-      },
   }],
   ["TaskGroups", {
     jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
@@ -1667,22 +1099,6 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
           if (typeof v === "string") return (v === text) !== negated;
           if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
           if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
-        }
-        return general(d, f);
-      },
-    jsonEmpty: (key: string, negated: boolean, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["TaskGroups"];
-          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
-        }
-        return general(d, f);
-      },
-    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["TaskGroups"];
-          if (typeof v === "string") return set.has(v);
         }
         return general(d, f);
       },
@@ -1743,22 +1159,6 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
           if (typeof v === "string") return (v === text) !== negated;
           if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
           if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
-        }
-        return general(d, f);
-      },
-    jsonEmpty: (key: string, negated: boolean, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["UnhealthyAllocs"];
-          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
-        }
-        return general(d, f);
-      },
-    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
-      (d, f) => {
-        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-          const v = (d as Rec)["UnhealthyAllocs"];
-          if (typeof v === "string") return set.has(v);
         }
         return general(d, f);
       },
