@@ -112,14 +112,10 @@ class CompiledFilter<T> implements Filter<T> {
   readonly evaluate: (datum: T, budget?: EvaluationBudget) => boolean;
   /** How it was compiled, for `FilterTable` (`evaluate/settings.ts`). */
   readonly [SETTINGS]: FilterSettings;
+  readonly #program: CompiledProgram;
 
-  constructor(
-    expression: string,
-    ast: Ast,
-    schema: Schema | undefined,
-    private readonly program: CompiledProgram,
-    settings: FilterSettings,
-  ) {
+  constructor(expression: string, ast: Ast, schema: Schema | undefined, program: CompiledProgram, settings: FilterSettings) {
+    this.#program = program;
     this.expression = expression;
     this.ast = ast;
     this.schema = schema;
@@ -132,7 +128,7 @@ class CompiledFilter<T> implements Filter<T> {
 
   filter<U extends T>(items: Iterable<U>): U[] {
     // Arrays are evaluated in chunks (`evaluate/batch.ts`); a step budget per item needs one call per item.
-    if (Array.isArray(items) && this[SETTINGS].maxSteps === undefined) return this.program.filter(items as readonly U[]);
+    if (Array.isArray(items) && this[SETTINGS].maxSteps === undefined) return this.#program.filter(items as readonly U[]);
     const run = this.evaluate;
     const out: U[] = [];
     for (const item of items) if (run(item)) out.push(item);

@@ -302,6 +302,7 @@ function junction(isAnd: boolean, parts: Compiled[]): Compiled {
   return { run: junctionRun(isAnd, parts.map((p) => p.run)), plan, batch };
 }
 
+/** The closure per item of an `and` (or `or`) of `runs`, short-circuiting in order. */
 function junctionRun(isAnd: boolean, runs: Predicate[]): Predicate {
   if (runs.length === 2) {
     const [a, b] = runs as [Predicate, Predicate];
