@@ -158,36 +158,14 @@ function typedField<F>(
   if (base === "equal" && type.kind === "string" && text !== "") {
     return {
       run: key === undefined ? pathRun(keys, absentIsZero, test, negated, general) : testsOf(key, "equalString")(key, text, negated, general),
-      batch: () => {
-        const column = columnReader(keys);
-        return (items, sel, n) => {
-          const col = column(items, sel, n);
-          let k = 0;
-          for (let i = 0; i < n; i++) {
-            const v = col[i];
-            if (v === text ? !negated : undecided(v) ? general(items[sel[i]!]) : negated) sel[k++] = sel[i]!;
-          }
-          return k;
-        };
-      },
+      batch: () => identityLoop(keys, text, !negated, undecided, general),
     };
   }
   if (base === "equal" && type.kind === "bool" && !isFailure(lit.bool)) {
     const b = lit.bool === negated;
     return {
       run: key === undefined ? pathRun(keys, absentIsZero, test, negated, general) : testsOf(key, "equalBool")(key, b, general),
-      batch: () => {
-        const column = columnReader(keys);
-        return (items, sel, n) => {
-          const col = column(items, sel, n);
-          let k = 0;
-          for (let i = 0; i < n; i++) {
-            const v = col[i];
-            if (v === true ? !b : undecided(v) ? general(items[sel[i]!]) : b) sel[k++] = sel[i]!;
-          }
-          return k;
-        };
-      },
+      batch: () => identityLoop(keys, true, !b, undecided, general),
     };
   }
   if (base === "equal" && (type.kind === "int" || type.kind === "uint")) {
@@ -226,6 +204,24 @@ function typedField<F>(
     };
   }
   return undefined;
+}
+
+/**
+ * The loop over a chunk for a test that is one identity: an entry that is `target` answers `hit`,
+ * one the fast path does not decide goes to `general`, any other answers `!hit` (a typed string or
+ * bool field, where every other value reads as a value that differs).
+ */
+function identityLoop<F>(keys: readonly string[], target: unknown, hit: boolean, undecided: (v: unknown) => boolean, general: RawPredicate<F>): Batch {
+  const column = columnReader(keys);
+  return (items, sel, n) => {
+    const col = column(items, sel, n);
+    let k = 0;
+    for (let i = 0; i < n; i++) {
+      const v = col[i];
+      if (v === target ? hit : undecided(v) ? general(items[sel[i]!]) : !hit) sel[k++] = sel[i]!;
+    }
+    return k;
+  };
 }
 
 /** Whether the general closure decides a column entry: for typed fields, where absent is zero. */

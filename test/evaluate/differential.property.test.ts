@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compile, evaluate, FilterError, print, schemas, type CompileOptions, type Schema } from "../../src/index.js";
+import { compile, evaluate, FilterError, print, schemas, type CompileOptions, type Filter, type Schema } from "../../src/index.js";
 import { JOB_NAMES, NAMES, exprArb, jobArb, jsonArb } from "../support/arbitraries.js";
 import { reshape, type Shape } from "../support/shapes.js";
 
@@ -34,6 +34,20 @@ function interpreterFilter(text: string, items: readonly unknown[], options: Com
   return filterOutcome(() => items.filter((d) => evaluate(text, d, options)));
 }
 
+/**
+ * The compiled filter, or undefined when compiling rejects the text: a syntax error (both would reject
+ * it) or, with checks on, a type error for a part that fails on every record (the static-check laws
+ * cover that).
+ */
+function compiledOrRejected(text: string, options: CompileOptions): Filter | undefined {
+  try {
+    return compile(text, options);
+  } catch (e) {
+    if (!FilterError.is(e) || e.name === "FilterEvaluationError") throw e;
+    return undefined;
+  }
+}
+
 /** Data that is not plain JSON (`support/shapes.ts`). */
 const SHAPES: readonly Shape[] = ["plain", "class", "null-prototype", "holes", "bigint"];
 
@@ -58,15 +72,8 @@ describe.each(modes)("compiled = interpreter over $name, strictly", ({ names, da
       fc.property(exprArb(names), optionsArb, fc.constantFrom(...SHAPES), fc.array(data, { minLength: 1, maxLength: 3 }), (ast, given, shape, items) => {
         const text = print(ast);
         const options: CompileOptions = { ...given, schema };
-        let compiled: ReturnType<typeof compile>;
-        try {
-          compiled = compile(text, options);
-        } catch (e) {
-          // Rejected at compile time: a syntax error (both would reject it) or, with checks on, a type
-          // error for a part that fails on every record (the static-check laws cover that).
-          if (!FilterError.is(e) || e.name === "FilterEvaluationError") throw e;
-          return;
-        }
+        const compiled = compiledOrRejected(text, options);
+        if (!compiled) return;
         const data = items.map((item) => reshape(item, shape));
         for (const datum of data) {
           expect(outcome(() => compiled.evaluate(datum))).toEqual(outcome(() => evaluate(text, datum, options)));
@@ -86,13 +93,8 @@ describe.each(modes)("compiled = interpreter over $name, strictly", ({ names, da
       fc.property(exprArb(names), fc.boolean(), longList, (ast, check, [items, length, shape]) => {
         const text = print(ast);
         const options: CompileOptions = { check, schema };
-        let compiled: ReturnType<typeof compile>;
-        try {
-          compiled = compile(text, options);
-        } catch (e) {
-          if (!FilterError.is(e) || e.name === "FilterEvaluationError") throw e;
-          return;
-        }
+        const compiled = compiledOrRejected(text, options);
+        if (!compiled) return;
         const data = Array.from({ length }, (_, i) => reshape(items[i % items.length], shape));
         expectSameItems(filterOutcome(() => compiled.filter(data)), interpreterFilter(text, data, options));
       }),
