@@ -80,7 +80,7 @@ interface Machine {
  * expression levels, whose retries make the count exponential, and the match alternatives, which
  * re-read the same selector, value and string). Any choice is exact; this one is the fastest.
  */
-const MEMOISED = new Set(["_", "OrExpression", "AndExpression", "NotExpression", "CollectionExpression", "ParenthesizedExpression", "MatchExpression", "MatchSelectorOpValue", "MatchSelectorOp", "MatchValueOpSelector", "Selector", "Value", "StringLiteral", "NumberLiteral"]);
+const MEMOISED = new Set(["OrExpression", "AndExpression", "NotExpression", "CollectionExpression", "ParenthesizedExpression", "MatchExpression", "MatchSelectorOpValue", "MatchSelectorOp", "MatchValueOpSelector", "Selector", "Value", "StringLiteral", "NumberLiteral"]);
 
 let machine: Machine | undefined;
 
