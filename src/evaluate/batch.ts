@@ -61,7 +61,9 @@ export function anyOf(parts: readonly Batch[]): Batch {
       while (a < keptCount && b < hit) spare[m++] = kept[a]! < open[b]! ? kept[a++]! : open[b++]!;
       while (a < keptCount) spare[m++] = kept[a++]!;
       while (b < hit) spare[m++] = open[b++]!;
-      [kept, spare] = [spare, kept];
+      const merged = spare;
+      spare = kept;
+      kept = merged;
       keptCount = m;
       // tried − accepted, in order, stays open
       let rest = 0;

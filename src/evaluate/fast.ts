@@ -34,8 +34,8 @@ type FieldTest = (v: unknown) => boolean;
 /**
  * A datum is *plain* when it is an object whose prototype is `Object.prototype`: reading a key that
  * `Object.prototype` lacks then returns an own property or `undefined`. The check,
- * `v != null && (v as Proto).__proto__ === OBJECT_PROTO`, is written out in each closure rather than
- * called: V8 folds `__proto__` to a constant per object shape, but only while the load site sees few
+ * `v != null && (v as Proto).__proto__ === OBJECT_PROTO`, is written out in each closure (here, in
+ * the generated ones and in the column steps) rather than called: V8 folds `__proto__` to a constant per object shape, but only while the load site sees few
  * shapes, and one shared helper would see them all. (An own data property named `__proto__` fails the
  * check, so the exact path is taken.)
  */
@@ -135,12 +135,12 @@ function columnLoop<F>(keys: readonly string[], absentIsZero: boolean, general: 
 
 /**
  * A typed field (one key), or a path of record fields and map keys, with the commonest of the table's
- * tests (equal on strings, bools and integers, empty on strings, in on lists of strings) written out
- * in closures of their own: each closure's property loads and comparisons then see one field's values,
- * and no test function is called. Taken only where the table's test cannot fail; the differential
- * law checks each against the table's. Absent or mistyped values read as the field's zero value, as
- * `typed` reads them. A path of more than one key is read per item by `pathRun`, with `test` (the
- * table's test for the type).
+ * tests (equal on strings, bools and integers, empty on strings, in on lists of strings) written out,
+ * so that no test function is called: per item, the field's generated closure (`field-tests.ts`,
+ * whose property reads see one field's objects); per chunk, a loop over the column. Taken only where
+ * the table's test cannot fail; the differential law checks each against the table's. Absent or
+ * mistyped values read as the field's zero value, as `typed` reads them. A path of more than one key
+ * is read per item by `pathRun`, with `test` (the table's test for the type).
  */
 function typedField<F>(
   keys: readonly string[],
