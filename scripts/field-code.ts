@@ -173,10 +173,7 @@ import { readsEmpty } from "../semantics/operators.js";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type General = (d: unknown, f?: any) => boolean;
-const OBJECT_PROTO = Object.prototype;
-type Proto = { __proto__?: unknown };
-type Rec = Record<string, unknown>;
-
+${PRELUDE}
 /** The fused tests of one key; a field name has those its types' kinds need. */
 export interface FieldTests {
 ${iface.join("\n")}
@@ -193,6 +190,12 @@ ${entries.join("\n")}
 ]);
 `;
 }
+
+/** What both generated files declare first: the plain-object check's prototype, and two casts. */
+const PRELUDE = `const OBJECT_PROTO = Object.prototype;
+type Proto = { __proto__?: unknown };
+type Rec = Record<string, unknown>;
+`;
 
 /** The text of src/evaluate/column-steps.ts. */
 export function columnStepsSource(): string {
@@ -220,10 +223,7 @@ export const NOT_PLAIN: unique symbol = Symbol("not plain");
 /** Replaces \`col[i]\`, for \`i\` below \`n\`, by the value of one key in it, or \`NOT_PLAIN\`. */
 export type ColumnStep = (col: unknown[], n: number) => void;
 
-const OBJECT_PROTO = Object.prototype;
-type Proto = { __proto__?: unknown };
-type Rec = Record<string, unknown>;
-
+${PRELUDE}
 export const COLUMN_STEPS: ReadonlyMap<string, ColumnStep> = new Map<string, ColumnStep>([
 ${steps.join("\n")}
 ]);

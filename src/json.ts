@@ -39,7 +39,6 @@ function numberOf(literal: string, integer: boolean): number | bigint {
 /** Thrown where the text is not JSON: `JSON.parse` then says why. */
 const NOT_JSON = Symbol("not JSON");
 
-
 /** `o[key] = value` as JSON.parse makes it: an own data property, `__proto__` included. */
 function setOwn(o: Record<string, unknown>, key: string, value: unknown): void {
   if (key === "__proto__") Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });

@@ -33,7 +33,6 @@ export class DataError extends Error {
   }
 }
 
-
 const isSpace = (c: number) => c === C.Space || c === C.LF || c === C.CR || c === C.Tab || c === 0xfeff;
 
 /** Ends a top-level scalar (`123`, `true`, `null`). */
