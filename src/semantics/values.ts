@@ -66,6 +66,18 @@ const DIGITS: Readonly<Record<number, RegExp>> = {
 /** Unsigned magnitude of a base-0 Go integer literal without sign, or "syntax". */
 function parseMagnitude(s: string): bigint | "syntax" {
   if (s.length === 0) return "syntax";
+  // Most literals are short decimals: read as a safe integer, without a regular expression or a
+  // BigInt parse of a string (which costs twice as much).
+  if (s.length <= 15 && s[0] !== "0") {
+    let v = 0;
+    let i = 0;
+    for (; i < s.length; i++) {
+      const d = s.charCodeAt(i) - 48;
+      if (d < 0 || d > 9) break;
+      v = v * 10 + d;
+    }
+    if (i === s.length) return BigInt(v);
+  }
   let base = 10;
   let digits = s;
   if (s[0] === "0" && s.length > 1) {

@@ -54,12 +54,14 @@ export interface BudgetExceeded {
 /** The outcome of a replay: the steps taken, or where the budget ran out. */
 export type BudgetResult = { readonly exceeded: false; readonly steps: number; readonly matched: boolean } | ({ readonly exceeded: true } & BudgetExceeded);
 
-const CHOICE = 0, SEQ = 1, PASS = 2, AND = 3, NOT = 4, OPT = 5, STAR = 6, PLUS = 7, REF = 8, LIT = 9, CLASS = 10, ANY = 11, CODE = 12;
+const CHOICE = 0, SEQ = 1, PASS = 2, AND = 3, NOT = 4, OPT = 5, STAR = 6, PLUS = 7, REF = 8, LIT = 9, CLASS = 10, ANY = 11, CODE = 12, CHAIN = 13;
 
 interface Node {
   readonly k: number;
   readonly kids: Node[];
   rule: number;
+  /** On the sequence through which a rule recurses on itself last (`tailPaths`): that rule; else -1. */
+  tail: number;
   readonly lit: readonly number[];
   readonly test: ((cp: number) => boolean) | undefined;
 }
@@ -72,7 +74,17 @@ interface Machine {
   /** The characters the grammar's literals test, and its classes: what tells two characters apart. */
   readonly litChars: ReadonlySet<number>;
   readonly classTests: readonly ((cp: number) => boolean)[];
+  readonly codes: ClassCodes;
   readonly windows: WindowMemo;
+  /**
+   * For a memoised rule that recurses on itself last (`OrExpression <- AndExpression _ "or" _
+   * OrExpression / …`): the nodes from its body down to that sequence (choice, action, sequence).
+   */
+  readonly tailPaths: readonly (readonly Node[] | undefined)[];
+  /** For such a rule, the frame that stands for a run of its levels (`CHAIN`), and its recursive reference. */
+  readonly chains: readonly ({ readonly frame: Node; readonly ref: Node } | undefined)[];
+  /** The steps such a rule takes up to its recursion, and where that starts, by the window it read. */
+  readonly tails: WindowMemo;
 }
 
 /**
@@ -99,7 +111,7 @@ function classTest(n: Extract<PegNode, { t: "class" }>): (cp: number) => boolean
 function build(rules: readonly PegRule[]): Machine {
   const index = new Map(rules.map((r, i) => [r.name, i]));
   const conv = (e: PegNode): Node => {
-    const node = (k: number, kids: Node[] = [], lit: number[] = [], test?: (cp: number) => boolean): Node => ({ k, kids, rule: -1, lit, test });
+    const node = (k: number, kids: Node[] = [], lit: number[] = [], test?: (cp: number) => boolean): Node => ({ k, kids, rule: -1, tail: -1, lit, test });
     switch (e.t) {
       case "choice": return node(CHOICE, e.alts.map(conv));
       case "seq": return node(SEQ, e.exprs.map(conv));
@@ -126,37 +138,63 @@ function build(rules: readonly PegRule[]): Machine {
   };
   const bodies = rules.map((r) => conv(r.expr));
   bodies.forEach(collect);
-  return { bodies, names: rules.map((r) => r.display || r.name), memo: rules.map((r) => MEMOISED.has(r.name)), litChars, classTests, windows: new WindowMemo() };
+  const memo = rules.map((r) => MEMOISED.has(r.name));
+  const tailPaths = bodies.map((body, rule) => {
+    if (!memo[rule]) return undefined;
+    const path: Node[] = [];
+    for (let n = body; ; n = n.kids[0]!) {
+      path.push(n);
+      if (n.k === SEQ) {
+        let last = n.kids[n.kids.length - 1]!;
+        while (last.k === PASS) last = last.kids[0]!;
+        if (last.k !== REF || last.rule !== rule) return undefined;
+        n.tail = rule;
+        return path;
+      }
+      if (n.k !== CHOICE && n.k !== PASS) return undefined;
+    }
+  });
+  const chains = tailPaths.map((path, rule) => {
+    if (path === undefined) return undefined;
+    const seq = path[path.length - 1]!;
+    let ref = seq.kids[seq.kids.length - 1]!;
+    while (ref.k === PASS) ref = ref.kids[0]!;
+    const frame: Node = { k: CHAIN, kids: [], rule, tail: -1, lit: [], test: undefined };
+    return { frame, ref };
+  });
+  return { bodies, names: rules.map((r) => r.display || r.name), memo, litChars, classTests, codes: new ClassCodes(), windows: new WindowMemo(rules.length), tailPaths, chains, tails: new WindowMemo(rules.length) };
 }
 
 /** Longest window (in characters) memoised by content; longer ones are only memoised by position. */
 const MAX_WINDOW = 64;
 
-/** A rule's result as `WindowMemo` keeps it: its window's classes, outcome, length and count. */
+/** A rule's result as `WindowMemo` keeps it: the width of its window, its outcome, length and count. */
 interface WindowResult {
-  readonly window: string;
+  /** Characters examined, from the rule's position (the end of the input counting as one). */
+  readonly width: number;
   /** Characters matched, or -1 when the rule failed. */
   readonly length: number;
   readonly steps: number;
 }
 
 /**
- * Rule results keyed by rule and window content, for one machine, shared by every replay. A window is
- * a string of class codes (`classCodes`), one per character it examined, with code 0 for the end of
- * the input. Bounded: a bucket keeps its last 8 windows, and the memo starts again past 50,000 buckets.
+ * Class codes of characters: characters the grammar cannot tell apart (under every literal and class
+ * it has) share a code. Codes count from 1 in order of first meeting; 0 stands for the end of the
+ * input. The reference grammar has 36 such classes over all of Unicode.
  */
-class WindowMemo {
-  private buckets = new Map<number, WindowResult[]>();
-  /** The class code of each character met so far (codes count from 1, in order of first meeting). */
+class ClassCodes {
   private readonly codes = new Map<number, number>();
   private readonly signatures = new Map<string, number>();
+  /** The codes of ASCII characters (0: not met yet). */
+  private readonly ascii = new Uint16Array(128);
 
-  /** `text`'s characters as class codes, then code 0 for the end of the input. */
-  classCodes(cps: readonly number[], m: Machine): string {
-    let out = "";
-    for (const cp of cps) {
-      let code = this.codes.get(cp);
-      if (code === undefined) {
+  /** `cps` as class codes, then code 0 for the end of the input. */
+  of(cps: Int32Array, m: Machine): Uint16Array {
+    const out = new Uint16Array(cps.length + 1);
+    for (let i = 0; i < cps.length; i++) {
+      const cp = cps[i]!;
+      let code = cp < 128 ? this.ascii[cp]! : this.codes.get(cp);
+      if (code === undefined || code === 0) {
         let signature = m.litChars.has(cp) ? String(cp) : "";
         for (const test of m.classTests) signature += test(cp) ? "1" : "0";
         code = this.signatures.get(signature);
@@ -164,35 +202,96 @@ class WindowMemo {
           code = this.signatures.size + 1;
           this.signatures.set(signature, code);
         }
-        if (this.codes.size > 100_000) this.codes.clear();
-        this.codes.set(cp, code);
+        if (cp < 128) this.ascii[cp] = code;
+        else {
+          if (this.codes.size > 100_000) this.codes.clear();
+          this.codes.set(cp, code);
+        }
       }
-      out += String.fromCharCode(code);
+      out[i] = code;
     }
-    return `${out}\0`;
+    return out;
+  }
+}
+
+/** Codes a window may hold (`ClassCodes`); a window with a higher one is not memoised. */
+const ALPHABET = 48;
+/** Most nodes of a `WindowMemo` (48 × 4 bytes each); past it, the memo starts again. */
+const MAX_NODES = 1 << 15;
+
+/**
+ * Rule results keyed by rule and window content, for one machine, shared by every replay: a trie per
+ * rule over the class codes of the characters the rule examined (`ClassCodes`). The windows of one rule
+ * never hold one another: a run that met the content of a shorter window would have stopped where
+ * that window ends. So a walk from a position meets at most one result, whatever the number of
+ * windows, in time linear in its width.
+ */
+class WindowMemo {
+  private next = new Int32Array(1024 * ALPHABET);
+  /** Where the result that ends at each node is in `results` (0: none). Node 0 is no node (a missing child). */
+  private ends = new Int32Array(1024);
+  private results: WindowResult[] = [{ width: 0, length: -1, steps: 0 }];
+  private size = 1;
+  private readonly roots: Int32Array;
+
+  constructor(rules: number) {
+    this.roots = new Int32Array(rules);
   }
 
-  private static key(rule: number, classes: string, pos: number): number {
-    return rule * 0x10000 + classes.charCodeAt(pos);
-  }
-
-  find(rule: number, classes: string, pos: number): WindowResult | undefined {
-    const bucket = this.buckets.get(WindowMemo.key(rule, classes, pos));
-    if (bucket === undefined) return undefined;
-    for (const r of bucket) if (classes.startsWith(r.window, pos)) return r;
+  find(rule: number, classes: Uint16Array, pos: number): WindowResult | undefined {
+    let node = this.roots[rule]!;
+    const end = Math.min(classes.length, pos + MAX_WINDOW);
+    for (let i = pos; node !== 0 && i < end; i++) {
+      const c = classes[i]!;
+      if (c >= ALPHABET) return undefined;
+      node = this.next[node * ALPHABET + c]!;
+      if (this.ends[node] !== 0) return this.results[this.ends[node]!];
+    }
     return undefined;
   }
 
-  add(rule: number, classes: string, pos: number, reach: number, length: number, steps: number): void {
-    if (reach - pos >= MAX_WINDOW) return;
-    const key = WindowMemo.key(rule, classes, pos);
-    let bucket = this.buckets.get(key);
-    if (bucket === undefined) {
-      if (this.buckets.size >= 50_000) this.buckets.clear();
-      this.buckets.set(key, (bucket = []));
+  add(rule: number, classes: Uint16Array, pos: number, reach: number, length: number, steps: number): void {
+    if (reach < pos || reach - pos >= MAX_WINDOW) return;
+    let node = this.roots[rule]!;
+    if (node === 0) node = this.roots[rule] = this.node();
+    for (let i = pos; i <= reach && node !== 0; i++) {
+      const c = classes[i]!;
+      if (c >= ALPHABET) return;
+      const at = node * ALPHABET + c;
+      let child = this.next[at]!;
+      if (child === 0) {
+        // (`node()` may replace `next`: the child is stored after.)
+        child = this.node();
+        if (child !== 0) this.next[at] = child;
+      }
+      node = child;
     }
-    if (bucket.length >= 8) bucket.shift();
-    bucket.push({ window: classes.slice(pos, reach + 1), length, steps });
+    if (node === 0) return;
+    this.ends[node] = this.results.length;
+    this.results.push({ width: reach - pos + 1, length, steps });
+  }
+
+  /** A new node, or 0 when the memo was full and started again. */
+  private node(): number {
+    const id = this.size;
+    if (id === this.ends.length) {
+      if (id >= MAX_NODES) {
+        this.next = new Int32Array(1024 * ALPHABET);
+        this.ends = new Int32Array(1024);
+        this.results = this.results.slice(0, 1);
+        this.size = 1;
+        this.roots.fill(0);
+        return 0;
+      }
+      const next = new Int32Array(this.next.length * 2);
+      next.set(this.next);
+      this.next = next;
+      const ends = new Int32Array(this.ends.length * 2);
+      ends.set(this.ends);
+      this.ends = ends;
+    }
+    this.size++;
+    return id;
   }
 }
 
@@ -206,23 +305,36 @@ const REPLACEMENT = 0xfffd;
 export function budgetSteps(text: string, max: number, rules: readonly PegRule[] = REFERENCE_RULES): BudgetResult {
   const m = rules === REFERENCE_RULES ? (machine ??= build(rules)) : build(rules);
   // Runes and the UTF-16 offset of each.
-  const cps: number[] = [];
-  const at: number[] = [];
-  for (let i = 0; i < text.length; ) {
+  const all = new Int32Array(text.length);
+  const allAt = new Int32Array(text.length + 1);
+  let n = 0;
+  for (let i = 0; i < text.length; n++) {
     let cp = text.codePointAt(i)!;
-    at.push(i);
+    allAt[n] = i;
     const w = cp > 0xffff ? 2 : 1;
     if (cp >= 0xd800 && cp <= 0xdfff) cp = REPLACEMENT;
-    cps.push(cp);
+    all[n] = cp;
     i += w;
   }
-  at.push(text.length);
+  allAt[n] = text.length;
+  const cps = n === text.length ? all : all.subarray(0, n);
+  const classes = m.codes.of(cps, m);
+  // A run of a rule's levels stands for them only while its innermost level succeeds (`CHAIN`).
+  return replay(m, cps, allAt, classes, max, true) ?? replay(m, cps, allAt, classes, max, false)!;
+}
+
+/**
+ * The machine of `budgetSteps` over the text's runes, their UTF-16 offsets and their class codes.
+ * With `chains`, a run of a recursive rule's levels read before is one frame (`CHAIN`); when the
+ * innermost level fails (the text does not parse there), that frame cannot unwind as its levels
+ * would, and the replay answers undefined, to be run again without.
+ */
+function replay(m: Machine, cps: Int32Array, at: Int32Array, classes: Uint16Array, max: number, chains: boolean): BudgetResult | undefined {
   const n = cps.length;
   const stride = n + 1;
   /** Results by rule and position: where the rule ended (-1: it failed), its steps, and the furthest character it examined (`reach` below). */
   const memo = new Map<number, { readonly end: number; readonly steps: number; readonly reach: number }>();
   const windows = m.windows;
-  const classes = windows.classCodes(cps, m);
 
   // Frames of the explicit stack.
   const fNode: Node[] = [];
@@ -300,26 +412,51 @@ export function budgetSteps(text: string, max: number, rules: readonly PegRule[]
           calling = false;
           continue;
         case REF: {
-          if (m.memo[node.rule]) {
-            const r = memo.get(node.rule * stride + pos);
+          const rule = node.rule;
+          /** The rule's state where it recurses on itself, taken from a window read before. */
+          let tail: WindowResult | undefined;
+          if (m.memo[rule]) {
+            const r = memo.get(rule * stride + pos);
             if (r !== undefined) {
               if (total + r.steps <= max) {
                 reuse(r.steps, r.end, r.reach);
                 continue;
               }
             } else {
-              const w = windows.find(node.rule, classes, pos);
+              const chain = chains ? m.chains[rule] : undefined;
+              // A level read before, up to its recursion: its steps (its own counted) and the
+              // recursion's action node, all within the limit.
+              const t = chain === undefined ? undefined : m.tails.find(rule, classes, pos);
+              if (chain !== undefined && t !== undefined && total + t.steps <= max) {
+                const top = fNode.length - 1;
+                if (top >= 0 && fNode[top] === chain.frame) {
+                  // The run's innermost level recursing: one more level for the same frame.
+                  fSteps[top]! += t.steps + 1;
+                  if (pos + t.width - 1 > reach) reach = pos + t.width - 1;
+                } else {
+                  push(chain.frame, pos);
+                  fSteps[top + 1] = t.steps + 1;
+                  ruleStack.push(rule);
+                  reachStack.push(reach);
+                  reach = pos + t.width - 1;
+                }
+                total += t.steps;
+                pos += t.length;
+                node = chain.ref;
+                continue;
+              }
+              const w = windows.find(rule, classes, pos);
               if (w !== undefined && total + w.steps <= max) {
-                reuse(w.steps, w.length < 0 ? -1 : pos + w.length, pos + w.window.length - 1);
+                reuse(w.steps, w.length < 0 ? -1 : pos + w.length, pos + w.width - 1);
                 continue;
               }
             }
           }
           push(node, pos);
-          ruleStack.push(node.rule);
+          ruleStack.push(rule);
           reachStack.push(reach);
           reach = -1;
-          node = m.bodies[node.rule]!;
+          node = m.bodies[rule]!;
           continue;
         }
         default:
@@ -335,11 +472,16 @@ export function budgetSteps(text: string, max: number, rules: readonly PegRule[]
     fSteps[top]! += rSteps;
     let done = false;
     switch (f.k) {
+      case CHAIN:
       case REF: {
+        // A run of levels returns as its outermost level would, unless its innermost failed.
+        if (f.k === CHAIN && !rOk) return undefined;
         const start = fStart[top]!;
         if (m.memo[f.rule]) {
-          memo.set(f.rule * stride + start, { end: rOk ? rEnd : -1, steps: rSteps, reach });
-          windows.add(f.rule, classes, start, reach, rOk ? rEnd - start : -1, rSteps);
+          // Kept without the rule's own step, which its caller counts.
+          const steps = fSteps[top]! - 1;
+          memo.set(f.rule * stride + start, { end: rOk ? rEnd : -1, steps, reach });
+          windows.add(f.rule, classes, start, reach, rOk ? rEnd - start : -1, steps);
         }
         ruleStack.pop();
         const outer = reachStack.pop()!;
@@ -382,6 +524,13 @@ export function budgetSteps(text: string, max: number, rules: readonly PegRule[]
         } else {
           node = f.kids[fI[top]!]!;
           pos = fCur[top] = rEnd;
+          if (f.tail >= 0 && fI[top] === f.kids.length - 1) {
+            // The rule recurses on itself next: its state so far depends only on what it read.
+            const ref = top - m.tailPaths[f.tail]!.length;
+            let steps = 0;
+            for (let d = ref; d <= top; d++) steps += fSteps[d]!;
+            m.tails.add(f.tail, classes, fStart[ref]!, reach, rEnd - fStart[ref]!, steps);
+          }
         }
         break;
       case STAR:

@@ -12,11 +12,16 @@ const BUDGET = 2_000_000;
  * The reference parser's count, replayed naively: a line-by-line port of pigeon's `parseExpr` and its
  * `parse*Expr` functions (no memo, recursion as in Go), for small inputs only.
  */
-function naiveSteps(text: string, rules: readonly PegRule[] = REFERENCE_RULES): { steps: number; matched: boolean } {
+function naiveRun(text: string, rules: readonly PegRule[], max: number): { steps: number; matched: boolean } | { stop: { offset: number; rule: string } } {
   const cps = [...text].map((c) => c.codePointAt(0)!);
   const byName = new Map(rules.map((r) => [r.name, r]));
   let pos = 0;
   let steps = 0;
+  const ruleStack = [rules[0]!];
+  /** Where the reference panics: the first step past `max`. */
+  class Stop {
+    constructor(readonly offset: number, readonly rule: string) {}
+  }
   const classMatch = (n: Extract<PegNode, { t: "class" }>, cp: number): boolean => {
     if ([...n.chars].some((c) => c.codePointAt(0) === cp)) return true;
     const r = [...n.ranges].map((c) => c.codePointAt(0)!);
@@ -24,7 +29,10 @@ function naiveSteps(text: string, rules: readonly PegRule[] = REFERENCE_RULES): 
     return n.classes.some((c) => new RegExp(`^\\p{${c}}$`, "u").test(String.fromCodePoint(cp)));
   };
   const parseExpr = (e: PegNode): boolean => {
-    steps++;
+    if (++steps > max) {
+      const rule = ruleStack[ruleStack.length - 1]!;
+      throw new Stop([...text].slice(0, pos).join("").length, rule.display || rule.name);
+    }
     const start = pos;
     switch (e.t) {
       case "action":
@@ -73,8 +81,13 @@ function naiveSteps(text: string, rules: readonly PegRule[] = REFERENCE_RULES): 
       case "zeroOrOne":
         parseExpr(e.e);
         return true;
-      case "ref":
-        return parseExpr(byName.get(e.name)!.expr);
+      case "ref": {
+        const rule = byName.get(e.name)!;
+        ruleStack.push(rule);
+        const ok = parseExpr(rule.expr);
+        ruleStack.pop();
+        return ok;
+      }
       case "seq":
         for (const x of e.exprs) {
           if (!parseExpr(x)) {
@@ -85,9 +98,15 @@ function naiveSteps(text: string, rules: readonly PegRule[] = REFERENCE_RULES): 
         return true;
     }
   };
-  const matched = parseExpr(rules[0]!.expr);
-  return { steps, matched };
+  try {
+    const matched = parseExpr(rules[0]!.expr);
+    return { steps, matched };
+  } catch (e) {
+    if (e instanceof Stop) return { stop: { offset: e.offset, rule: e.rule } };
+    throw e;
+  }
 }
+const naiveSteps = (text: string, rules: readonly PegRule[] = REFERENCE_RULES): { steps: number; matched: boolean } => naiveRun(text, rules, Infinity) as { steps: number; matched: boolean };
 
 const accepts = (text: string, options = {}): boolean => {
   try {
@@ -108,6 +127,18 @@ const budgetError = (text: string): FilterSyntaxError => {
   throw new Error(`parsed: ${text.slice(0, 40)}`);
 };
 const nest = (d: number, inner = "x == 1"): string => `${"(".repeat(d)}${inner}${")".repeat(d)}`;
+/**
+ * Chains of terms from a small pool, which recur within a text and across texts: most rules are then
+ * answered by the window memo, and the chain's spine by the recorded state of its recursion. Numbers
+ * with and without zeros, keys that differ only where the grammar looks, and a dangling operator.
+ */
+const chainArb = fc
+  .tuple(
+    fc.array(fc.constantFrom("a == 1", "a == 7", "a == 10", "b == 01", 'x["k"] == "v"', '"v" in y', "z is empty", "not a == 2", "(a == 1)", "((b != 3))", "a.0 == 1.5", "any a as b { b == 1 }"), { minLength: 1, maxLength: 40 }),
+    fc.array(fc.constantFrom(" or ", " and ", "  or\n", " and  "), { minLength: 40, maxLength: 40 }),
+    fc.boolean(),
+  )
+  .map(([terms, joins, tail]) => terms.map((t, i) => (i === 0 ? t : joins[i]! + t)).join("") + (tail ? " and" : ""));
 const textArb = fc.tuple(exprArb(NAMES, 3), fc.constantFrom(" ", "  ", "\n", "\t ")).map(([ast, ws]) => print(ast).replace(/ /g, ws));
 
 describe("the reference's parse budget (go-bexpr's MaxExpressions(2000000))", () => {
@@ -159,14 +190,8 @@ describe("the reference's parse budget (go-bexpr's MaxExpressions(2000000))", ()
   });
 
   it("results memoised by the characters a rule read are exact, across positions and across texts", () => {
-    // Terms from a small pool recur within a text and across texts, so most rules are answered by
-    // the window memo; numbers with and without zeros, keys that differ only where the grammar looks.
-    const term = fc.constantFrom("a == 1", "a == 7", "a == 10", "b == 01", 'x["k"] == "v"', '"v" in y', "z is empty", "not a == 2", "(a == 1)", "((b != 3))", "a.0 == 1.5", "any a as b { b == 1 }");
-    const text = fc
-      .tuple(fc.array(term, { minLength: 1, maxLength: 40 }), fc.array(fc.constantFrom(" or ", " and ", "  or\n", " and  "), { minLength: 40, maxLength: 40 }), fc.boolean())
-      .map(([terms, joins, tail]) => terms.map((t, i) => (i === 0 ? t : joins[i]! + t)).join("") + (tail ? " and" : ""));
     fc.assert(
-      fc.property(text, (t) => {
+      fc.property(chainArb, (t) => {
         const naive = naiveSteps(t);
         expect(budgetSteps(t, BUDGET)).toEqual({ exceeded: false, steps: naive.steps, matched: naive.matched });
         // The same text again (every rule now memoised by content) and with a fresh memo.
@@ -177,13 +202,15 @@ describe("the reference's parse budget (go-bexpr's MaxExpressions(2000000))", ()
     );
   });
 
-  it("stops where the reference stops: the first step past any limit", () => {
+  it("stops where the reference stops: the first step past any limit, at its offset and in its rule", () => {
     fc.assert(
-      fc.property(textArb, fc.double({ min: 0, max: 1, noNaN: true }), (text, f) => {
+      fc.property(fc.oneof(textArb, chainArb), fc.double({ min: 0, max: 1, noNaN: true }), (text, f) => {
         const total = (budgetSteps(text, BUDGET) as { steps: number }).steps;
         const max = Math.floor(total * f);
         const r = budgetSteps(text, max);
         expect(r.exceeded).toBe(max < total);
+        const naive = naiveRun(text, REFERENCE_RULES, max);
+        if ("stop" in naive) expect(r).toEqual({ exceeded: true, ...naive.stop });
         expect(budgetSteps(text, total).exceeded).toBe(false);
       }),
       { numRuns: 100 },
