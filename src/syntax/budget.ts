@@ -17,6 +17,12 @@
  * characters it examined (up to the furthest one, or the end of the input), each taken as its class
  * under every literal and class of the grammar (`7` and `8` are one class; `o`, which "or" tests,
  * is its own). The terms of a long chain then cost one lookup each instead of one replay each.
+ *
+ * A rule that recurses on itself last (`OrExpression <- AndExpression _ "or" _ OrExpression / …`)
+ * has its state at the recursion memoised the same way: the steps its sequence took and where the
+ * recursion starts depend only on the window read so far. A run of such levels is then one frame
+ * (`CHAIN`) that adds their steps and returns as its outermost level would; a chain of 1,000 terms
+ * costs a walk of each term's window. Where the innermost level fails, the replay runs again without.
  */
 import { inRanges, unicodeGroup } from "../unicode/tables.js";
 import { REFERENCE_RULES } from "./reference-grammar.js";
