@@ -43,7 +43,12 @@ export function analyse(expression: Expression, options: AnalyseOptions): Report
   }
   // Without a schema, the check still finds invalid regular expressions.
   for (const e of checkAst(ast, text, options.schema ?? t.any)) errors.push(fromError(e, options.schema));
-  const warnings = options.warnings ? lint(ast, text, options.schema).map((w) => fromWarning(w, text)) : [];
+  // A name stepping into a list is the error `invalid-index` here; its warning would say it twice.
+  const warnings = options.warnings
+    ? lint(ast, text, options.schema)
+        .filter((w) => !(w.code === "list-by-name" && errors.some((e) => e.code === "invalid-index" && e.span.end === w.span.end)))
+        .map((w) => fromWarning(w, text))
+    : [];
   let filter: Filter | undefined;
   if (errors.length === 0) {
     try {

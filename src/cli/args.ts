@@ -3,6 +3,7 @@
  * Every mistake is a `UsageError` (exit status 2).
  */
 import { parseArgs } from "node:util";
+import { didYouMean } from "../semantics/check.js";
 
 /** A mistake in how the command was called: exit status 2. */
 export class UsageError extends Error {
@@ -27,8 +28,8 @@ export interface Options {
   readonly sql: "postgres" | "sqlite" | undefined;
   /** `--fix`: print (with `--file`, write back) each expression with every fix applied. */
   readonly fix: boolean;
-  /** `--file`: read the expressions from this file, one a line, instead of standard input. */
-  readonly file: string | undefined;
+  /** `--file` (repeatable): read the expressions from these files, one a line, in order, instead of standard input. */
+  readonly files: readonly string[];
   /** Leave warnings out of the report. */
   readonly noWarnings: boolean;
   /** Fail (exit 1) when there are warnings. */
@@ -54,8 +55,8 @@ Options:
                                 (column doc) to the rows the filter may accept (docs/sql.md)
   --fix                         print each expression with every fix applied (quoting, operators,
                                 list literals, misspelt fields, guarded map keys; docs/cli.md)
-  --file FILE                   read the expressions from FILE, one a line; with --fix, write the
-                                fixed expressions back to FILE
+  --file FILE                   read the expressions from FILE, one a line (repeat it for more
+                                files); with --fix, write the fixed expressions back to FILE
   --strict                      treat warnings as errors (exit status 1)
   --no-warnings                 do not report warnings
   -h, --help                    print this help and exit
@@ -87,7 +88,7 @@ export function parseCommandLine(argv: readonly string[]): Options {
         explain: { type: "boolean" },
         sql: { type: "string" },
         fix: { type: "boolean" },
-        file: { type: "string" },
+        file: { type: "string", multiple: true },
         strict: { type: "boolean" },
         "no-warnings": { type: "boolean" },
         help: { type: "boolean", short: "h" },
@@ -95,7 +96,7 @@ export function parseCommandLine(argv: readonly string[]): Options {
       },
     });
   } catch (e) {
-    throw new UsageError(cleanParseArgsMessage(e instanceof Error ? e.message : String(e)));
+    throw new UsageError(withSuggestion(cleanParseArgsMessage(e instanceof Error ? e.message : String(e))));
   }
   const v = parsed.values;
   const format = v.format ?? "text";
@@ -105,8 +106,10 @@ export function parseCommandLine(argv: readonly string[]): Options {
   if (v.schema !== undefined && v.schema === "") throw new UsageError("--schema needs a value: job, deployment or a file");
   if (v.data !== undefined && v.data === "") throw new UsageError("--data needs a file name, or - for standard input");
   if (v.count && v.data === undefined) throw new UsageError("--count needs --data");
-  if (v.file !== undefined && (v.file === "" || parsed.positionals.length > 0)) {
-    throw new UsageError(v.file === "" ? "--file needs a file name" : "--file reads the expressions from the file: give no EXPRESSION arguments");
+  const files = v.file ?? [];
+  if (files.includes("")) throw new UsageError("--file needs a file name");
+  if (files.length > 0 && parsed.positionals.length > 0) {
+    throw new UsageError("--file reads the expressions from the file: give no EXPRESSION arguments");
   }
   if (v.fix && v.data !== undefined) throw new UsageError("--fix and --data do not go together: fix the expression first");
   if (v.sql !== undefined && v.sql !== "postgres" && v.sql !== "sqlite") {
@@ -122,11 +125,21 @@ export function parseCommandLine(argv: readonly string[]): Options {
     explain: v.explain ?? false,
     sql: v.sql as "postgres" | "sqlite" | undefined,
     fix: v.fix ?? false,
-    file: v.file,
+    files,
     noWarnings: v["no-warnings"] ?? false,
     strict: v.strict ?? false,
     expressions: parsed.positionals,
   };
+}
+
+/** The options, as typed on the command line. */
+const OPTION_NAMES = ["--schema", "--format", "--data", "--count", "--explain", "--sql", "--fix", "--file", "--strict", "--no-warnings", "--help", "--version"];
+
+/** An unknown option's message with the closest known option, as eslint words it. */
+function withSuggestion(message: string): string {
+  const unknown = /^Unknown option '(--[^'=]+)/.exec(message)?.[1];
+  const near = unknown === undefined ? undefined : didYouMean(unknown, OPTION_NAMES);
+  return near === undefined ? message : `${message}; perhaps you meant '${near}'?`;
 }
 
 /** `parseArgs` messages mention internals ("To specify an option argument starting with..."): keep the first sentence. */

@@ -5,22 +5,31 @@
 import type { Readable } from "node:stream";
 import { UsageError } from "./args.js";
 
-/** An expression with a label that says where it came from (`expression 2`, `stdin:7`). */
+/** An expression with a label that says where it came from (`expression 2`, `stdin:7`, `filters.txt:4`). */
 export interface Expression {
   readonly text: string;
   readonly label: string;
+  /** The file it was read from (`--file`), `<stdin>`, or undefined for an argument. */
+  readonly file: string | undefined;
+  /** Its line in that input (1 for an argument): a position in the expression at line 1 is at this line. */
+  readonly line: number;
+}
+
+/** Where a position of an expression is in its input: `filters.txt:4:15`, or `1:15` for an argument. */
+export function inputPosition(expression: Expression, column: number): string {
+  return expression.file === undefined ? `${expression.line}:${column}` : `${expression.file}:${expression.line}:${column}`;
 }
 
 /** The expressions from the arguments, or else from `stdin`. Throws `UsageError` when there are none. */
 export async function readExpressions(args: readonly string[], stdin: Readable & { readonly isTTY?: boolean }, stdinTaken: boolean): Promise<Expression[]> {
-  if (args.length > 0) return args.map((text, i) => ({ text, label: `expression ${i + 1}` }));
+  if (args.length > 0) return args.map((text, i) => ({ text, label: `expression ${i + 1}`, file: undefined, line: 1 }));
   if (stdinTaken) throw new UsageError("with --data -, give the expression as an argument (standard input holds the data)");
   if (stdin.isTTY) throw new UsageError("no expression: give one as an argument, or pipe them on standard input, one a line");
-  return expressionLines(await readAll(stdin), "stdin");
+  return expressionLines(await readAll(stdin), "stdin", "<stdin>");
 }
 
 /** The expressions of a text, one a line (blank lines and `#` lines skipped), labelled `NAME:LINE`. */
-export function expressionLines(text: string, name: string): Expression[] {
+export function expressionLines(text: string, name: string, file = name): Expression[] {
   const out: Expression[] = [];
   text
     .replace(/^\uFEFF/, "")
@@ -29,7 +38,7 @@ export function expressionLines(text: string, name: string): Expression[] {
       const expression = line.replace(/\r$/, "");
       const trimmed = expression.trim();
       if (trimmed === "" || trimmed.startsWith("#")) return;
-      out.push({ text: expression, label: `${name}:${i + 1}` });
+      out.push({ text: expression, label: `${name}:${i + 1}`, file, line: i + 1 });
     });
   if (out.length === 0) throw new UsageError(`no expression ${name === "stdin" ? "on standard input" : `in ${name}`} (one a line; blank lines and # comments are skipped)`);
   return out;

@@ -3,7 +3,7 @@
  * the standard streams and resolves to the exit status: 0 all valid (and evaluated without error),
  * 1 an expression is invalid or failed to evaluate, 2 a usage error.
  */
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import type { Schema } from "../index.js";
 import { analyse, type Report } from "./analyse.js";
 import { parseCommandLine, USAGE, UsageError, type Options } from "./args.js";
@@ -12,7 +12,7 @@ import { runData, type DataOutcome } from "./data/run.js";
 import { fromError } from "./diagnostics.js";
 import { explainText } from "./explain.js";
 import { expressionLines, readExpressions } from "./expressions.js";
-import { fixMode } from "./fix.js";
+import { fixMode, type InputFile } from "./fix.js";
 import { jsonError, reportJson } from "./format/json.js";
 import { diagnosticText, reportText, summaryText } from "./format/text.js";
 import { BufferedWriter, writeAll, type Io, type OutStream } from "./io.js";
@@ -40,20 +40,48 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     }
     const schema = await loadSchema(options.schema);
     const stdinTaken = options.data === "-";
-    const file = options.file === undefined ? undefined : { name: options.file, text: await readExpressionFile(options.file) };
-    const expressions = file ? expressionLines(file.text, file.name) : await readExpressions(options.expressions, io.stdin, stdinTaken);
-    if (options.fix) return await fixMode(expressions, { schema, options, file }, io);
+    const files: InputFile[] = [];
+    for (const name of options.files) files.push({ name, text: await readExpressionFile(name) });
+    const expressions = files.length > 0 ? files.flatMap((f) => expressionLines(f.text, f.name)) : await readExpressions(options.expressions, io.stdin, stdinTaken);
+    if (options.fix) return await fixMode(expressions, { schema, options, files }, io);
     if (options.data !== undefined && expressions.length !== 1) {
       throw new UsageError(`--data evaluates one expression, but ${expressions.length} were given`);
     }
     const reports = expressions.map((e) => analyse(e, { schema, warnings: !options.noWarnings, strict: options.strict }));
     if (options.data !== undefined) return await dataMode(reports[0]!, options, options.data, io);
-    return await checkMode(reports, options, io);
+    const status = await checkMode(reports, options, io);
+    await fileNameHints(reports, io);
+    return status;
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     await writeAll(io.stderr, `filter-check: ${e.message}\nTry 'filter-check --help' for more information.\n`);
     return EXIT_USAGE;
   }
+}
+
+/**
+ * A note on standard error for each invalid expression argument that names a file: people write
+ * `filter-check filters.txt` for `filter-check --file filters.txt`.
+ */
+async function fileNameHints(reports: readonly Report[], io: Io): Promise<void> {
+  for (const r of reports) {
+    const { text, file } = r.expression;
+    if (r.valid || file !== undefined || !(await isFile(text))) continue;
+    await writeAll(io.stderr, `filter-check: note: ${JSON.stringify(text)} is a file; to check the expressions in it, one a line: filter-check --file ${quoteArg(text)}\n`);
+  }
+}
+
+async function isFile(name: string): Promise<boolean> {
+  try {
+    return (await stat(name)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** `name` as a shell word. */
+function quoteArg(name: string): string {
+  return /^[\w./-]+$/.test(name) ? name : `'${name.replace(/'/g, "'\\''")}'`;
 }
 
 /** The text of `--file`; an unreadable file is a usage error. */
@@ -136,10 +164,10 @@ function failureText(
   if (outcome.kind === "evaluation-error") {
     const { error, item } = outcome;
     if (options.format === "json") {
-      return `${JSON.stringify({ expression: report.expression.text, item: item.index, dataLine: item.line, error: jsonError(fromError(error, schema)) })}\n`;
+      return `${JSON.stringify({ expression: report.expression.text, item: item.index, dataLine: item.line, error: jsonError(fromError(error, schema), report.expression.text, report.expression) })}\n`;
     }
     const where = `item ${item.index} (${dataName}, line ${item.line}): `;
-    return `${diagnosticText(fromError(error, schema), report.expression.text, style, "", where)}\n`;
+    return `${diagnosticText(fromError(error, schema), report.expression.text, style, "", where, report.expression)}\n`;
   }
   const message = `${outcome.message} (${dataName}, line ${outcome.line}, column ${outcome.column})`;
   if (options.format === "json") {

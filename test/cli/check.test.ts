@@ -59,16 +59,21 @@ describe("filter-check: checking expressions", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toBe("");
     const [ok, bad, warned] = jsonLines(r.stdout) as Record<string, unknown>[];
-    expect(ok).toEqual({ expression: 'Status == "running"', valid: true, errors: [], warnings: [] });
+    // Read from standard input: filePath <stdin>, and positions on its lines.
+    expect(ok).toEqual({ expression: 'Status == "running"', filePath: "<stdin>", line: 1, valid: true, errors: [], warnings: [] });
     expect(bad).toEqual({
       expression: "Stauts == x",
+      filePath: "<stdin>",
+      line: 2,
       valid: false,
       errors: [
         {
           code: "unknown-field",
           message: '"Stauts" is not a field of JobListStub; did you mean "Status"? at 1:1',
-          line: 1,
+          line: 2,
           column: 1,
+          endLine: 2,
+          endColumn: 7,
           offset: 0,
           length: 6,
           // Each finding carries the fixes of diagnose(): edits with offsets into the expression.
@@ -82,8 +87,10 @@ describe("filter-check: checking expressions", () => {
       code: "pointer-value",
       message: expect.stringMatching(/^"\/x" is read as a JSON Pointer and compared as "x".* at 1:7$/),
       hint: expect.stringContaining("`/x`"),
-      line: 1,
+      line: 3,
       column: 7,
+      endLine: 3,
+      endColumn: 11,
       offset: 6,
       length: 4,
       fixes: [{ title: expect.stringContaining("`/x`"), edits: [{ start: 6, end: 10, insert: "`/x`" }] }],

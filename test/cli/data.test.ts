@@ -60,7 +60,7 @@ describe("filter-check --data", () => {
       expression: expr,
       item: 2,
       dataLine: 4,
-      error: { code: "missing-key", message: 'JobSummary.Summary has no key "web" at 1:1', line: 1, column: 1, offset: 0, length: expr.length, fixes: [] },
+      error: { code: "missing-key", message: 'JobSummary.Summary has no key "web" at 1:1', line: 1, column: 1, endLine: 1, endColumn: expr.length + 1, offset: 0, length: expr.length, fixes: [] },
     });
   });
 

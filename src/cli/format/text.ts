@@ -5,6 +5,7 @@
  * ```
  * expression 1: invalid, 1 error
  *   error[unknown-field] at 1:1: "Stauts" is not a field of JobListStub; did you mean "Status"?
+ *   (read from a file: error[unknown-field] filters.txt:4:1: …)
  *     1 | Stauts == "running"
  *       | ^^^^^^
  *     hint: replace it with Status; the fields of JobListStub are ID, ParentID, ...
@@ -13,6 +14,7 @@
 import { renderCodeFrame } from "../../index.js";
 import type { Report } from "../analyse.js";
 import type { Diagnostic } from "../diagnostics.js";
+import { inputPosition, type Expression } from "../expressions.js";
 import type { Style } from "../style.js";
 
 /** `1 error`, `2 warnings`. */
@@ -30,10 +32,14 @@ export function statusLine(report: Report, style: Style): string {
   return `${style.bold(report.expression.label)}: ${[status, ...counts].join(", ")}`;
 }
 
-/** One diagnostic: header, code frame, hint; indented by `indent`. */
-export function diagnosticText(d: Diagnostic, source: string, style: Style, indent = "  ", prefix = ""): string {
+/**
+ * One diagnostic: header, code frame, hint; indented by `indent`. The header says where the problem
+ * is: `at 1:15` in an expression given as an argument, `filters.txt:4:15` in one read from a file.
+ */
+export function diagnosticText(d: Diagnostic, source: string, style: Style, indent = "  ", prefix = "", expression?: Expression): string {
   const paint = d.severity === "error" ? style.error : style.warning;
-  const head = `${indent}${paint(`${d.severity}[${d.code}]`)} ${style.dim(`at ${d.line}:${d.column}`)}: ${prefix}${d.summary}`;
+  const where = expression?.file === undefined ? `at ${d.line}:${d.column}` : inputPosition({ ...expression, line: expression.line + d.line - 1 }, d.column);
+  const head = `${indent}${paint(`${d.severity}[${d.code}]`)} ${style.dim(where)}: ${prefix}${d.summary}`;
   const frame = renderCodeFrame(source, d.span)
     .split("\n")
     .map((line, i) => {
@@ -54,7 +60,7 @@ export function diagnosticText(d: Diagnostic, source: string, style: Style, inde
 export function reportText(report: Report, style: Style): string {
   const source = report.expression.text;
   const parts = [statusLine(report, style)];
-  for (const d of [...report.errors, ...report.warnings]) parts.push(diagnosticText(d, source, style));
+  for (const d of [...report.errors, ...report.warnings]) parts.push(diagnosticText(d, source, style, "  ", "", report.expression));
   return parts.join("\n");
 }
 
