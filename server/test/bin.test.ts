@@ -56,6 +56,18 @@ describe("filter-server", () => {
     expect((await bin.exit).code).toBe(0);
   });
 
+  it("standard output holds JSON log lines only, the first ones saying where it listens; the generated token goes to standard error", async () => {
+    const bin = await start([]);
+    bin.child.kill("SIGTERM");
+    expect((await bin.exit).code).toBe(0);
+    const lines = bin.stdout().split("\n").filter((l) => l !== "");
+    const entries = lines.map((l) => JSON.parse(l) as { msg: string; api?: string });
+    expect(entries[0]!.msg).toMatch(/^API listener at http:\/\/127\.0\.0\.1:\d+$/);
+    expect(entries.findIndex((e) => e.api !== undefined)).toBeLessThan(3);
+    expect(bin.stdout()).not.toContain("generated a token");
+    expect(bin.output()).toMatch(/No --acl-tokens file: generated a token with every permission for \/api\/v2 .*Authorization: Bearer [0-9a-f-]{36}\n/);
+  });
+
   it("--data replaces the demo set; a bad data file stops the start with a message", async () => {
     const data = tempFile("data.json", JSON.stringify({ jobs: [{ ID: "only-job", Namespace: "default", Type: "batch", Status: "running" }], deployments: [] }));
     const bin = await start(["--data", data]);
@@ -73,6 +85,29 @@ describe("filter-server", () => {
     const second = run(["--port", "0", "--ops-port", "0", "--data", tempFile("two-bad.json", JSON.stringify(twoBad))]);
     expect((await second.exit).code).toBe(1);
     expect(second.output()).toContain("jobs[0].Priority: expected an integer");
+  });
+
+  it("--data takes a bare array of jobs, as GET /v1/jobs answers; a bad record's message names the file and the path", async () => {
+    const listed = [
+      { ID: "web-1", Namespace: "default", Type: "service", Status: "running", Priority: 50 },
+      { ID: "batch-1", Namespace: "prod", Type: "batch", Status: "dead", Priority: 20 },
+    ];
+    const bin = await start(["--data", tempFile("jobs.json", JSON.stringify(listed))]);
+    const jobs = (await (await fetch(`${bin.api}/v1/jobs?namespace=*`)).json()) as { ID: string }[];
+    expect(jobs.map((j) => j.ID).sort()).toEqual(["batch-1", "web-1"]);
+    const running = (await (await fetch(`${bin.api}/v1/jobs?namespace=*&filter=${encodeURIComponent('Status == "running"')}`)).json()) as { ID: string }[];
+    expect(running.map((j) => j.ID)).toEqual(["web-1"]);
+    bin.child.kill("SIGTERM");
+    expect((await bin.exit).code).toBe(0);
+
+    const file = tempFile("bad-list.json", JSON.stringify([listed[0], { ID: "x", Priority: "high" }]));
+    const bad = run(["--port", "0", "--ops-port", "0", "--data", file]);
+    expect((await bad.exit).code).toBe(1);
+    expect(bad.output()).toContain(`filter-server: data file ${file}: [1].Priority: expected an integer`);
+    const inObject = tempFile("bad-object.json", JSON.stringify({ jobs: [{ ID: "y", Stop: "no" }] }));
+    const bad2 = run(["--port", "0", "--ops-port", "0", "--data", inObject]);
+    expect((await bad2.exit).code).toBe(1);
+    expect(bad2.output()).toContain(`filter-server: data file ${inObject}: jobs[0].Stop: expected a boolean`);
   });
 
   it("graceful shutdown: during the wait /health is 503 while /v1/jobs answers 200; then it exits 0", async () => {

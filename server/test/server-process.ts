@@ -13,7 +13,10 @@ export interface Exit {
 
 export interface Proc {
   child: ChildProcessWithoutNullStreams;
+  /** Standard output and standard error, as they came. */
   output: () => string;
+  /** Standard output alone. */
+  stdout: () => string;
   exit: Promise<Exit>;
 }
 
@@ -41,7 +44,11 @@ export function run(args: string[], options: RunOptions = {}): Proc {
         spawn("sh", ["-c", `trap '' XFSZ; ulimit -S -f ${options.fileSizeBlocks}; exec "$0" "$@"`, ...node], { cwd: ROOT, env });
   children.add(child);
   let output = "";
-  child.stdout.on("data", (d: Buffer) => (output += d.toString()));
+  let stdout = "";
+  child.stdout.on("data", (d: Buffer) => {
+    output += d.toString();
+    stdout += d.toString();
+  });
   child.stderr.on("data", (d: Buffer) => (output += d.toString()));
   const exit = new Promise<Exit>((resolve) =>
     child.on("exit", (code, signal) => {
@@ -49,7 +56,7 @@ export function run(args: string[], options: RunOptions = {}): Proc {
       resolve({ code, signal });
     }),
   );
-  return { child, output: () => output, exit };
+  return { child, output: () => output, stdout: () => stdout, exit };
 }
 
 /** Starts the bin on free ports and waits for its "listening" log line. */

@@ -184,9 +184,10 @@ class Scanner {
 
 /**
  * The document in `bytes` (UTF-8) split around the array that is the value of its top-level object's
- * member `member` (the last such member, as `JSON.parse` keeps), with the string values of `fields` in
- * each element. Undefined when the document is not an object with that member holding an array of
- * objects, or when the scan meets anything it does not expect: read the document whole then.
+ * member `member` (the last such member, as `JSON.parse` keeps), or around the document itself when
+ * it is an array (`rest` is then `[]`), with the string values of `fields` in each element. Undefined
+ * when the document is neither an array of objects nor an object with that member holding one, or
+ * when the scan meets anything it does not expect: read the document whole then.
  */
 export function splitArrayMember(bytes: Buffer, member: string, fields: readonly string[]): SplitDocument | undefined {
   const s = new Scanner(bytes);
@@ -204,8 +205,10 @@ export function splitArrayMember(bytes: Buffer, member: string, fields: readonly
     found = { start, end: s.i, array };
   };
   try {
-    if (s.skipSpace() !== OPEN_OBJECT) return undefined;
-    s.object((start) => (s.is(name, start) ? read : undefined));
+    const first = s.skipSpace();
+    if (first === OPEN_ARRAY) read();
+    else if (first === OPEN_OBJECT) s.object((start) => (s.is(name, start) ? read : undefined));
+    else return undefined;
     if (s.skipSpace() !== undefined) return undefined;
   } catch (e) {
     if (e === GIVE_UP || e instanceof SyntaxError) return undefined;

@@ -225,16 +225,21 @@ function inListOrder(jobs: JobSource): number[] {
   return sortedBy(jobsEndpoint.order, Array.from({ length: jobs.length }, (_, i) => i), probe).map((x) => x.item);
 }
 
-/** The state described by a parsed --data file: `{"jobs": [...], "deployments": [...]}` (other keys belong to other services). */
+/**
+ * The state described by a parsed --data file: `{"jobs": [...], "deployments": [...]}` (other keys
+ * belong to other services), or a bare array of jobs, as `GET /v1/jobs` answers.
+ */
 export function snapshotFromData(data: unknown): Snapshot {
-  if (!isObj(data)) throw new DataFileError("data file: expected a JSON object with \"jobs\" and \"deployments\"");
+  if (Array.isArray(data)) return snapshotOf({}, arraySource(data), "");
+  if (!isObj(data)) throw new DataFileError('expected a JSON object with "jobs" and "deployments", or an array of jobs');
   const jobs = data["jobs"] ?? [];
   if (!Array.isArray(jobs)) throw new DataFileError("jobs: expected an array");
-  return snapshotOf(data, arraySource(jobs));
+  return snapshotOf(data, arraySource(jobs), "jobs");
 }
 
 /** A parsed --data file without the scheduler's "jobs" and "deployments": what the other services read. */
 export function otherServicesData(data: unknown): unknown {
+  if (Array.isArray(data)) return {};
   if (!isObj(data)) return data;
   const { jobs: _jobs, deployments: _deployments, ...rest } = data;
   return rest;
@@ -263,15 +268,19 @@ export function loadDataFile(bytes: Buffer): { snapshot: Snapshot; rest: unknown
   };
   try {
     const data: unknown = JSON.parse(split.rest);
-    return isObj(data) ? { snapshot: snapshotOf(data, source), rest: otherServicesData(data) } : whole();
+    if (Array.isArray(data)) return { snapshot: snapshotOf({}, source, ""), rest: otherServicesData(data) };
+    return isObj(data) ? { snapshot: snapshotOf(data, source, "jobs"), rest: otherServicesData(data) } : whole();
   } catch {
     // The error of the file read whole: a syntax error anywhere comes before a job's mistake.
     return whole();
   }
 }
 
-/** The state of a data file's object (`data`, whose "jobs" are read from `jobs`): deployments first, then the jobs in list order. */
-function snapshotOf(data: Obj, jobs: JobSource): Snapshot {
+/**
+ * The state of a data file's object (`data`, whose "jobs" are read from `jobs`, at `path` in the file:
+ * "jobs", or "" for a bare array): deployments first, then the jobs in list order.
+ */
+function snapshotOf(data: Obj, jobs: JobSource, path: string): Snapshot {
   const deployments = data["deployments"] ?? [];
   if (!Array.isArray(deployments)) throw new DataFileError("deployments: expected an array");
   const records: JobRecord[] = [];
@@ -288,9 +297,9 @@ function snapshotOf(data: Obj, jobs: JobSource): Snapshot {
   }
   let index = 1;
   const normalize = (i: number): void => {
-    const entry = normalizeJob(jobs.raw(i), `jobs[${i}]`, interner);
+    const entry = normalizeJob(jobs.raw(i), `${path}[${i}]`, interner);
     const key = `${entry.Namespace}\u0000${entry.ID}`;
-    if (seen.has(key)) throw new DataFileError(`jobs: duplicate job ${entry.ID} in namespace ${entry.Namespace}`);
+    if (seen.has(key)) throw new DataFileError(`${path}[${i}]: duplicate job ${entry.ID} in namespace ${entry.Namespace}`);
     seen.add(key);
     index = Math.max(index, entry.CreateIndex, entry.ModifyIndex, entry.JobModifyIndex, entry.JobSummary?.ModifyIndex ?? 0);
     records.push({ entry, version: latestVersion.get(key) ?? 0 });

@@ -7,7 +7,7 @@ import { buildApp } from "../app.js";
 import type { ServerContext, ServerOptions } from "../context.js";
 import { newLogEvents } from "../context.js";
 import { generateDemo } from "../demo/generate.js";
-import { loadDataFile, otherServicesData, snapshotFromData } from "../lists/load.js";
+import { DataFileError, loadDataFile, otherServicesData, snapshotFromData } from "../lists/load.js";
 import type { Snapshot } from "../lists/records.js";
 import { isObj } from "../object.js";
 import { LevelPersistence } from "../store/memory/persist.js";
@@ -78,6 +78,8 @@ function fromDataFile<T>({ file, bytes }: DataFile, read: (bytes: Buffer) => T):
     return read(bytes);
   } catch (e) {
     if (e instanceof SyntaxError || (e as NodeJS.ErrnoException).code === "ERR_STRING_TOO_LONG") throw new StartupError(`data file ${file}: ${(e as Error).message}`);
+    // A record's mistake names the file and the path inside it (`data file jobs.json: [3].Priority: …`).
+    if (e instanceof DataFileError) throw new DataFileError(`data file ${file}: ${e.message}`);
     throw e;
   }
 }
@@ -89,7 +91,7 @@ function fromDataFile<T>({ file, bytes }: DataFile, read: (bytes: Buffer) => T):
 function parseDataFile(ctx: ServerContext, file: DataFile): () => Snapshot {
   const data = fromDataFile(file, (bytes) => JSON.parse(bytes.toString("utf8")) as unknown);
   ctx.data = otherServicesData(data);
-  return () => snapshotFromData(data);
+  return () => fromDataFile(file, () => snapshotFromData(data));
 }
 
 /** The state of --data (read job by job, so that a large file's parse never lives beside it), or the demo set. */

@@ -63,7 +63,8 @@ export function ensureRuntime(ctx: ServerContext): RunsRuntime {
   };
   runtimes.set(ctx, runtime);
   if (runtime.generatedToken !== undefined) {
-    const announce = settings.announce ?? ((line: string) => process.stdout.write(`${line}\n`));
+    // On standard error: standard output carries the JSON log lines only.
+    const announce = settings.announce ?? ((line: string) => process.stderr.write(`${line}\n`));
     announce(
       `No --acl-tokens file: generated a token with every permission for /api/v2 (apply:read, state:read): ` +
         `Authorization: Bearer ${runtime.generatedToken}`,
