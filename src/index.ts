@@ -36,6 +36,7 @@ export {
 } from "./errors.js";
 export { ERROR_CODES } from "./messages.js";
 export { schemas, t, typeName, fieldOf, type Schema, type Type, type RecordType } from "./semantics/schema.js";
+export type { JobListStub, JobSummary, JobChildrenSummary, TaskGroupSummary, Multiregion, Deployment, DeploymentState } from "./semantics/records.js";
 export { checkAst } from "./semantics/check.js";
 export { interpret } from "./evaluate/interpret.js";
 export type { EvaluateOptions } from "./evaluate/common.js";
