@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { compile, FilterError, parseJson, schemas, t, type CompileOptions } from "../src/index.js";
+import { compile, diagnose, FilterError, parse, parseJson, schemas, t, toSQL, type CompileOptions } from "../src/index.js";
+import { lint } from "../src/lint/index.js";
 
 // Every example the pages show is run: the rows of each example table (`expression (…) | datum | result`)
 // and each `compile('…', …)` call of a TypeScript block. A page that says something the code does not do
@@ -179,5 +180,69 @@ describe("the examples of README.md, docs/ and server/docs/ are true", () => {
       }
     });
     expect(wrong.map((c) => `${c.where}: ${c.expression}`)).toEqual([]);
+  });
+});
+
+/** The rows of the Markdown table that follows `heading` on `page` (header and rule left out). */
+function tableAfter(page: string, heading: string): string[][] {
+  const lines = readFileSync(join(ROOT, page), "utf8").split("\n");
+  let i = lines.findIndex((l) => l.trim() === heading);
+  expect(i, `${page}: ${heading}`).toBeGreaterThanOrEqual(0);
+  while (!lines[i]!.startsWith("|")) i++;
+  const rows: string[][] = [];
+  for (let j = i + 2; j < lines.length && lines[j]!.startsWith("|"); j++) rows.push(cells(lines[j]!));
+  return rows;
+}
+
+describe("what the pages say a call prints is what it prints", () => {
+  it("docs/api.md: every example of the FilterSyntaxError code table raises that code", () => {
+    const rows = tableAfter("docs/api.md", "### `FilterSyntaxError` codes");
+    expect(rows.length).toBeGreaterThan(8);
+    const wrong: string[] = [];
+    for (const [codeCell, examplesCell] of rows) {
+      const code = codeSpans(codeCell ?? "")[0];
+      // A closing remark in parentheses shows fragments, not expressions: `(quote it: "1e3")`.
+      for (const example of codeSpans((examplesCell ?? "").replace(/ \((?:[^()`]|`[^`]*`)*\)\s*$/, ""))) {
+        try {
+          parse(example);
+          wrong.push(`${example}: parses, the page says ${code}`);
+        } catch (e) {
+          if (!FilterError.is(e)) throw e;
+          if (e.code !== code) wrong.push(`${example}: ${e.code}, the page says ${code}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("docs/cli.md: every example of the warnings table is valid text, warned with its code", () => {
+    const rows = tableAfter("docs/cli.md", "## Warnings");
+    expect(rows.length).toBeGreaterThanOrEqual(3);
+    for (const [codeCell, exampleCell] of rows) {
+      const code = codeSpans(codeCell ?? "")[0]!;
+      const example = codeSpans(exampleCell ?? "")[0]!;
+      expect(() => compile(example, { schema: schemas.job }), `${example} compiles`).not.toThrow();
+      expect(lint(parse(example), example, schemas.job).map((w) => w.code), example).toContain(code);
+    }
+  });
+
+  it("docs/api.md: the diagnose example prints its message", () => {
+    const page = readFileSync(join(ROOT, "docs/api.md"), "utf8");
+    const [d] = diagnose("Name == web-1", { schema: schemas.job });
+    expect(page).toContain(`//   message: '${d!.message}',`);
+    expect(page).toContain(`// { code: "${d!.code}", severity: "${d!.severity}", span: { start: ${d!.span.start}, end: ${d!.span.end} },`);
+  });
+
+  it("docs/sql.md: the toSQL example prints its where and params", () => {
+    const lines = readFileSync(join(ROOT, "docs/sql.md"), "utf8").split("\n");
+    const at = lines.findIndex((l) => l.startsWith("// where:"));
+    // The where line, then its continuation lines (indented under it).
+    const where: string[] = [];
+    for (let k = at; k === at || /^\/\/ {8,}\S/.test(lines[k] ?? ""); k++) where.push(lines[k]!.replace(/^\/\/( where:)?\s*/, "").trim());
+    const params = lines.find((l) => l.startsWith("// params:"))!.slice("// params:".length);
+    const filter = compile('Status == "running" and "dc1" in Datacenters', { schema: schemas.job });
+    const sql = toSQL(filter, { dialect: "postgres", column: "doc" });
+    expect(where.join(" ")).toBe(sql.where);
+    expect(JSON.parse(params)).toEqual(sql.params);
   });
 });
