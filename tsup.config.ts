@@ -20,6 +20,14 @@ const libraryEntry = {
  */
 const bundled = ["chevrotain", /^@chevrotain\//, "lodash-es"];
 
+/**
+ * The build `npm ci` and `npm install` run (`prepare`) in a checkout: what `npm start` and the CLI
+ * need, without the type declarations (two thirds of the build's time) and without a log in the
+ * newcomer's terminal. Packing and `npm run build` build everything.
+ */
+const install = process.env.npm_lifecycle_event === "prepare" && ["ci", "install"].includes(process.env.npm_command ?? "");
+const dts = !install;
+
 // The library's build: ESM and CommonJS entry points with their declarations, and the filter-check
 // binary. No source maps in the package (they were two thirds of its bytes); `npm run build` in a
 // checkout is the way to debug the sources.
@@ -27,17 +35,19 @@ export default defineConfig([
   {
     entry: { index: "src/index.ts" },
     format: ["esm"],
-    dts: true,
+    dts,
     clean: true,
     target: "node20",
+    silent: install,
     noExternal: bundled,
   },
   {
     // Chevrotain ships ESM only: the CommonJS build needs its own copy anyway.
     entry: { index: "src/index.ts" },
     format: ["cjs"],
-    dts: true,
+    dts,
     target: "node20",
+    silent: install,
     noExternal: bundled,
   },
   {
@@ -45,6 +55,7 @@ export default defineConfig([
     format: ["esm"],
     esbuildPlugins: [libraryEntry],
     target: "node20",
+    silent: install,
     banner: { js: "#!/usr/bin/env node" },
   },
 ]);

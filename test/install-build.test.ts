@@ -1,0 +1,52 @@
+/**
+ * The build `npm ci` runs in a checkout (`prepare`): what `npm start` needs, quietly, without the type
+ * declarations that nothing at run time reads. It runs here as npm runs it (the same script, npm's
+ * variables), in a copy of the sources, so that this checkout's `dist/` is left alone.
+ */
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, readFileSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+
+function checkoutCopy(): string {
+  const dir = mkdtempSync(join(tmpdir(), "filter-expr-prepare-"));
+  for (const f of ["package.json", "tsconfig.json", "tsup.config.ts", "src"]) cpSync(join(ROOT, f), join(dir, f), { recursive: true });
+  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
+  return dir;
+}
+
+/** The `prepare` script of package.json, run with npm's variables for `command`. */
+function prepare(dir: string, command: string): string {
+  const script = (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts["prepare"]!;
+  const [bin, ...args] = script.split(" ");
+  return execFileSync(join(dir, "node_modules", ".bin", bin!), args, {
+    cwd: dir,
+    env: { ...process.env, npm_lifecycle_event: "prepare", npm_command: command },
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+}
+
+describe("the build of npm ci (prepare)", () => {
+  it("writes the JavaScript npm start and the CLI run, no declarations, and prints nothing", () => {
+    const dir = checkoutCopy();
+    const out = prepare(dir, "ci");
+    expect(out).toBe("");
+    for (const f of ["dist/index.js", "dist/index.cjs", "dist/cli/filter-check.js"]) expect(existsSync(join(dir, f)), f).toBe(true);
+    expect(existsSync(join(dir, "dist/index.d.ts"))).toBe(false);
+    // What it wrote runs.
+    const answer = execFileSync(process.execPath, ["--input-type=module", "-e", `import { compile } from "${join(dir, "dist/index.js")}"; console.log(compile('Status == "running"').evaluate({ Status: "running" }))`], { encoding: "utf8" });
+    expect(answer.trim()).toBe("true");
+  }, 120_000);
+
+  it("packing (npm pack runs prepare too) builds the declarations", () => {
+    const dir = checkoutCopy();
+    prepare(dir, "pack");
+    expect(existsSync(join(dir, "dist/index.d.ts"))).toBe(true);
+    expect(existsSync(join(dir, "dist/index.d.cts"))).toBe(true);
+  }, 120_000);
+});
