@@ -310,32 +310,41 @@ const REPLACEMENT = 0xfffd;
  */
 export function budgetSteps(text: string, max: number, rules: readonly PegRule[] = REFERENCE_RULES): BudgetResult {
   const m = rules === REFERENCE_RULES ? (machine ??= build(rules)) : build(rules);
-  // Runes and the UTF-16 offset of each.
+  // Runes, and the UTF-16 offset of each where a surrogate makes them differ (else a rune's index is its offset).
   const all = new Int32Array(text.length);
-  const allAt = new Int32Array(text.length + 1);
-  let n = 0;
-  for (let i = 0; i < text.length; n++) {
-    let cp = text.codePointAt(i)!;
-    allAt[n] = i;
-    const w = cp > 0xffff ? 2 : 1;
-    if (cp >= 0xd800 && cp <= 0xdfff) cp = REPLACEMENT;
-    all[n] = cp;
-    i += w;
+  let at: Int32Array | undefined;
+  let n = text.length;
+  if (!SURROGATE.test(text)) {
+    for (let i = 0; i < n; i++) all[i] = text.charCodeAt(i);
+  } else {
+    at = new Int32Array(text.length + 1);
+    n = 0;
+    for (let i = 0; i < text.length; n++) {
+      let cp = text.codePointAt(i)!;
+      at[n] = i;
+      const w = cp > 0xffff ? 2 : 1;
+      if (cp >= 0xd800 && cp <= 0xdfff) cp = REPLACEMENT;
+      all[n] = cp;
+      i += w;
+    }
+    at[n] = text.length;
   }
-  allAt[n] = text.length;
   const cps = n === text.length ? all : all.subarray(0, n);
   const classes = m.codes.of(cps, m);
   // A run of a rule's levels stands for them only while its innermost level succeeds (`CHAIN`).
-  return replay(m, cps, allAt, classes, max, true) ?? replay(m, cps, allAt, classes, max, false)!;
+  return replay(m, cps, at, classes, max, true) ?? replay(m, cps, at, classes, max, false)!;
 }
 
+const SURROGATE = /[\uD800-\uDFFF]/;
+
 /**
- * The machine of `budgetSteps` over the text's runes, their UTF-16 offsets and their class codes.
+ * The machine of `budgetSteps` over the text's runes, their UTF-16 offsets (undefined: the same as
+ * their indexes) and their class codes.
  * With `chains`, a run of a recursive rule's levels read before is one frame (`CHAIN`); when the
  * innermost level fails (the text does not parse there), that frame cannot unwind as its levels
  * would, and the replay answers undefined, to be run again without.
  */
-function replay(m: Machine, cps: Int32Array, at: Int32Array, classes: Uint16Array, max: number, chains: boolean): BudgetResult | undefined {
+function replay(m: Machine, cps: Int32Array, at: Int32Array | undefined, classes: Uint16Array, max: number, chains: boolean): BudgetResult | undefined {
   const n = cps.length;
   const stride = n + 1;
   /** Results by rule and position: where the rule ended (-1: it failed), its steps, and the furthest character it examined (`reach` below). */
@@ -381,7 +390,7 @@ function replay(m: Machine, cps: Int32Array, at: Int32Array, classes: Uint16Arra
 
   for (;;) {
     if (calling) {
-      if (++total > max) return { exceeded: true, offset: at[pos]!, rule: m.names[ruleStack[ruleStack.length - 1]!]! };
+      if (++total > max) return { exceeded: true, offset: at === undefined ? pos : at[pos]!, rule: m.names[ruleStack[ruleStack.length - 1]!]! };
       switch (node.k) {
         case LIT: {
           let p = pos;
