@@ -52,7 +52,7 @@ export { selectorAt, type SelectorInfo } from "./fix/hover.js";
 export type { Diagnostic, Fix, TextEdit } from "./fix/types.js";
 
 // SQL pushdown (docs/sql.md)
-export { toSQL, SQLITE_MATCHES_FUNCTION, type ToSqlOptions, type SqlTranslation, type SqlDialect, type FilterSource } from "./sql/translate.js";
+export { toSQL, SQLITE_MATCHES_FUNCTION, type ToSqlOptions, type SqlTranslation, type SqlTemplate, type SqlDialect, type FilterSource } from "./sql/translate.js";
 export { filterPage, type FilterPageOptions, type FilterPage, type PageFilter, type QueryFunction } from "./sql/page.js";
 export { sqliteMatches, registerSqliteFunctions, type SqliteDatabase } from "./sql/sqlite-functions.js";
 export { stringifyJson } from "./sql/stringify.js";

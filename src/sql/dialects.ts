@@ -99,8 +99,12 @@ export function wellFormed(s: string): boolean {
   return (s as string & { isWellFormed(): boolean }).isWellFormed();
 }
 
-/** PostgreSQL (also PGlite): a `jsonb` column. */
-export function postgres(column: string): Dialect {
+/**
+ * PostgreSQL (also PGlite): a `jsonb` column. With `positional`, placeholders are `?` in order (a query
+ * builder numbers them), and `jsonb_exists` stands for the `?` operator, which a builder would read as
+ * a placeholder (the same test; an index serves only the operator).
+ */
+export function postgres(column: string, positional = false): Dialect {
   const col = quoteIdent(column);
   const stepsOf = (ref: Ref): readonly PathStep[] => (ref.base === "column" ? ref.steps : (ref.steps ?? []));
   const pathParam = (ref: Ref) => param(stepsOf(ref).map((s) => ("key" in s ? s.key : String(s.index))), "text[]");
@@ -133,7 +137,7 @@ export function postgres(column: string): Dialect {
   const strEq = (ref: Ref, s: string): Cond => and(atom(...text(ref), " = ", textParam(s)), isString(ref));
   return {
     name: "postgres",
-    placeholders: "numbered",
+    placeholders: positional ? "positional" : "numbered",
     maxParams: 65_535,
     exists: (ref) => (stepsOf(ref).length === 0 ? TRUE : atom(...x(ref), " IS NOT NULL")),
     // `#>` takes a key that reads as an integer as an index into an array.
@@ -142,7 +146,7 @@ export function postgres(column: string): Dialect {
     canBind: (s) => wellFormed(s) && !s.includes("\u0000"),
     canPath: (ref) => stepsOf(ref).every((s) => !("key" in s) || (wellFormed(s.key) && !s.key.includes("\u0000"))),
     typeIs,
-    hasKey: (ref, key) => atom("COALESCE(", ...x(ref), " ? ", textParam(key), ", FALSE)"),
+    hasKey: (ref, key) => (positional ? atom("COALESCE(jsonb_exists(", ...x(ref), ", ", textParam(key), "), FALSE)") : atom("COALESCE(", ...x(ref), " ? ", textParam(key), ", FALSE)")),
     longerThan: (ref, n) =>
       n >= 2 ** 31 - 1
         ? FALSE

@@ -275,8 +275,17 @@ export function same(a: Cond, b: Cond): boolean {
   return true;
 }
 
-/** How a dialect writes placeholders. */
-export type Placeholders = "numbered" | "positional";
+/** A PostgreSQL array literal of texts: `{"a","b \"c\""}`. */
+function arrayLiteral(values: readonly unknown[]): string {
+  return `{${values.map((v) => `"${String(v).replace(/[\\"]/g, "\\$&")}"`).join(",")}}`;
+}
+
+/**
+ * How placeholders are written: `numbered` (`$1`, an equal value's number used again), `positional`
+ * (`?` for each value, in order), `marked` (as `positional`, with NUL for `?`: where the text is cut
+ * into the strings of a tagged template).
+ */
+export type Placeholders = "numbered" | "positional" | "marked";
 
 type Parent = "and" | "or" | "not" | "top";
 type Task =
@@ -293,9 +302,11 @@ export function render(c: Cond, style: Placeholders, params: unknown[] = []): { 
   const numbers = new Map<string, number>();
   const out: string[] = [];
   const place = (p: Param): string => {
-    if (style === "positional") {
-      params.push(p.value);
-      return "?";
+    if (style !== "numbered") {
+      // Query builders expand an array bound to one placeholder into a list: an array goes as the
+      // text of a PostgreSQL array literal, which its cast reads back.
+      params.push(Array.isArray(p.value) ? arrayLiteral(p.value) : p.value);
+      return `${style === "marked" ? "\u0000" : "?"}${p.cast ? `::${p.cast}` : ""}`;
     }
     let n = numbers.get(p.key);
     if (n === undefined) {

@@ -42,6 +42,22 @@ export interface ToSqlOptions {
   unknownValue?: unknown;
   /** PostgreSQL: bound values already in the statement; placeholders continue after them. Default 0. */
   paramOffset?: number;
+  /**
+   * How bound values are written, for where the condition goes:
+   * - `numbered` (PostgreSQL's default): `$1`, `$2`…, an equal value's number used again, as `pg`,
+   *   PGlite and postgres.js take them;
+   * - `question` (SQLite's only form before): `?` for each value, in order, never shared, and no `?`
+   *   operator on PostgreSQL (`jsonb_exists` instead): for knex's `whereRaw(where, params)`;
+   * - `template`: the same, and `template` holds the condition as a tagged template's strings and
+   *   values, for Kysely's and Drizzle's `sql(strings, ...values)`.
+   */
+  placeholders?: "numbered" | "question" | "template";
+}
+
+/** A condition as a tagged template's arguments: `strings` around `values` (one fewer). */
+export interface SqlTemplate {
+  readonly strings: TemplateStringsArray;
+  readonly values: readonly unknown[];
 }
 
 /** The translation of a filter. */
@@ -53,6 +69,8 @@ export interface SqlTranslation {
   /** The selected rows are exactly those on which the filter is true (none fails): no re-check needed. */
   readonly exact: boolean;
   readonly dialect: SqlDialect;
+  /** With `placeholders: "template"`: the condition as a tagged template's strings and values. */
+  readonly template?: SqlTemplate;
 }
 
 /** What `toSQL` accepts: a compiled filter or an expression (parsed here). */
@@ -67,7 +85,10 @@ export function dialectFor(options: ToSqlOptions): Dialect {
   // Inside the element searches these names are the searched rows' own columns.
   const taken = options.dialect === "sqlite" ? SQLITE_RESERVED : POSTGRES_RESERVED;
   if (taken.includes(column.toLowerCase())) throw new TypeError(`the JSON column cannot be named ${JSON.stringify(column)} for ${options.dialect}: rename it, or select it under another name`);
-  if (options.dialect === "postgres") return postgres(column);
+  if (column.includes("\u0000")) throw new TypeError("the JSON column's name cannot hold a NUL character");
+  const style = options.placeholders ?? "numbered";
+  if (style !== "numbered" && style !== "question" && style !== "template") throw new TypeError(`placeholders must be "numbered", "question" or "template", not ${JSON.stringify(style)}`);
+  if (options.dialect === "postgres") return postgres(column, style !== "numbered");
   if (options.dialect === "sqlite") {
     const fn = options.sqliteFunction ?? SQLITE_MATCHES_FUNCTION;
     if (fn !== false && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(fn)) throw new TypeError(`sqliteFunction must be a plain SQL name, not ${JSON.stringify(fn)}`);
@@ -84,15 +105,22 @@ export function dialectFor(options: ToSqlOptions): Dialect {
 export function toSQL(filter: FilterSource, options: ToSqlOptions): SqlTranslation {
   const { ast, schema } = typeof filter === "string" ? { ast: parse(filter), schema: options.schema } : filter;
   const d = dialectFor(options);
-  const offset = options.paramOffset ?? 0;
-  const everything = (): SqlTranslation => ({ where: "TRUE", params: [], exact: false, dialect: d.name });
+  const template = options.placeholders === "template";
+  const offset = d.placeholders === "numbered" ? (options.paramOffset ?? 0) : 0;
+  const translation = (where: string, params: unknown[], exact: boolean): SqlTranslation => {
+    if (!template) return { where, params, exact, dialect: d.name };
+    // Cut at the marks: the strings around the values.
+    const strings = where.split("\u0000");
+    return { where: strings.join("?"), params, exact, dialect: d.name, template: { strings: Object.assign(strings, { raw: [...strings] }), values: params } };
+  };
+  const everything = (): SqlTranslation => translation("TRUE", [], false);
   return shallow(() => {
     const t = "unknownValue" in options ? UNKNOWN : translateExpr(ast, schema ?? ANY, d);
     const params: unknown[] = new Array<unknown>(offset);
-    const { sql } = render(t.u, d.placeholders, params);
+    const { sql } = render(t.u, template ? "marked" : d.placeholders, params);
     // Within the engine's bound values, leaving room for the caller's (a scope, a keyset, a limit).
     if (params.length > d.maxParams - PARAMS_LEFT) return everything();
-    return { where: sql, params: params.slice(offset), exact: t.tight, dialect: d.name };
+    return translation(sql, params.slice(offset), t.tight);
   }, everything);
 }
 
