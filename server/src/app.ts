@@ -7,8 +7,9 @@ import { logStream, monitorAwareLevel } from "./ops/logging.js";
 import { methodGuard } from "./ops/methods.js";
 import { agentRoutes } from "./agent/index.js";
 import { runsRoutes } from "./runs/index.js";
-import type { AnswerCache } from "./scheduler/answers.js";
-import type { FilterCache } from "./lists/filters.js";
+import { AnswerCache } from "./scheduler/answers.js";
+import { FilterCache } from "./lists/filters.js";
+import { metricsRoutes, ServerMetrics } from "./ops/metrics.js";
 import { schedulerRoutes } from "./scheduler/index.js";
 import { StoreWriteError } from "./store/memory/persist.js";
 import { uiRoutes } from "./ui/index.js";
@@ -77,7 +78,14 @@ export async function buildApp(ctx: ServerContext, services: AppServices): Promi
     sendText(reply, status, `internal error (request ${request.id})`);
   });
 
+  const filters = services.filters ?? new FilterCache();
+  const answers = services.answers ?? new AnswerCache();
+  const scheduler = services.scheduler;
+  const metrics = new ServerMetrics({ filters, answers, waiting: () => scheduler.waiting, storeHealth: () => ctx.storeHealth?.() });
+
   app.addHook("onResponse", async (request, reply) => {
+    // The route's pattern, never the URL: the label values stay bounded.
+    metrics.request(request.routeOptions.url ?? "unmatched", request.method, reply.statusCode, reply.elapsedTime / 1000);
     request.log.debug(
       { method: request.method, url: loggedUrl(request.url), status: reply.statusCode, durationMs: Math.round(reply.elapsedTime * 1000) / 1000 },
       "request complete",
@@ -86,7 +94,8 @@ export async function buildApp(ctx: ServerContext, services: AppServices): Promi
 
   await app.register(compress, { global: true, threshold: 0, encodings: ["gzip", "deflate"] });
 
-  await app.register(schedulerRoutes(ctx, services.scheduler, services.filters, services.answers), { prefix: "/v1" });
+  await app.register(schedulerRoutes(ctx, scheduler, filters, answers), { prefix: "/v1" });
+  await app.register(metricsRoutes(metrics), { prefix: "/v1" });
   await app.register(agentRoutes(ctx), { prefix: "/v1/agent" });
   await app.register(runsRoutes(ctx), { prefix: "/api/v2" });
   // The filter playground: a page that checks filters as they are typed and runs them here.

@@ -82,7 +82,13 @@ export const FILTER_CACHE_BYTES = 64 * 1024 * 1024;
  */
 export class FilterCache {
   private readonly cache: Lru<string, ItemFilter>;
+  /** Counts for the metrics (`ops/metrics.ts`): filters compiled, taken from the cache, refused. */
   compiles = 0;
+  hits = 0;
+  /** Expressions refused with a 400 by their syntax or their types. */
+  readonly refused = { syntax: 0, type: 0 };
+  /** Pages ended with a 400 by an evaluation error, or by a filter that ran out of its budget. */
+  readonly failed = { evaluation: 0, budget: 0 };
 
   constructor(capacity = FILTER_CACHE_ENTRIES, maxBytes = FILTER_CACHE_BYTES) {
     this.cache = new Lru(capacity, maxBytes);
@@ -91,13 +97,17 @@ export class FilterCache {
   get(schema: SchemaName, expression: string): ItemFilter {
     const key = `${schema}\u0000${expression}`;
     const hit = this.cache.get(key);
-    if (hit !== undefined) return hit;
+    if (hit !== undefined) {
+      this.hits++;
+      return hit;
+    }
     let compiled: ItemFilter;
     try {
       // No length limit: the reference has none (its parse budget answers), and the head bounds the text.
       compiled = compile(expression, { schema: schemas[schema], maxLength: Infinity });
     } catch (e) {
       if (e instanceof FilterSyntaxError || e instanceof FilterTypeError) {
+        this.refused[e instanceof FilterSyntaxError ? "syntax" : "type"]++;
         throw new BadRequest(`failed to create result paginator: failed to read filter expression: ${e.message}`);
       }
       throw e;
@@ -124,7 +134,7 @@ export class FilterCache {
  * runs out, the 400 says "filter too expensive" with the position of the outermost any/all being
  * iterated.
  */
-export function evaluator<T>(filter: ItemFilter | undefined, limit: number, work: { steps: number }): ((item: T) => boolean) | undefined {
+export function evaluator<T>(filter: ItemFilter | undefined, limit: number, work: { steps: number }, counts?: FilterCache["failed"]): ((item: T) => boolean) | undefined {
   if (filter === undefined) return undefined;
   const budget: EvaluationBudget = { steps: limit };
   return (item: T) => {
@@ -132,7 +142,7 @@ export function evaluator<T>(filter: ItemFilter | undefined, limit: number, work
     try {
       return filter.evaluate(item, budget);
     } catch (e) {
-      throw pageError(e, limit);
+      throw pageError(e, limit, counts);
     } finally {
       work.steps += limit - budget.steps;
     }
@@ -140,8 +150,9 @@ export function evaluator<T>(filter: ItemFilter | undefined, limit: number, work
 }
 
 /** The 400 that an evaluation error ends a page with (other errors pass through). */
-function pageError(e: unknown, limit: number): unknown {
+function pageError(e: unknown, limit: number, counts?: FilterCache["failed"]): unknown {
   if (!(e instanceof FilterEvaluationError)) return e;
+  if (counts !== undefined) counts[e.code === "too-expensive" ? "budget" : "evaluation"]++;
   if (e.code === "too-expensive") return new BadRequest(`failed to read result page: ${e.summary} (${limit} steps per item) at ${e.line}:${e.column}`);
   return new BadRequest(`failed to read result page: ${e.message}`);
 }
@@ -167,12 +178,12 @@ export function workGrowsWithItems(filter: ItemFilter): boolean {
  * as `evaluator`'s. Only for filters whose work per item is bounded by the expression
  * (`workGrowsWithItems` false): they need no budget.
  */
-export function rowEvaluator(test: (row: number) => boolean): (row: number) => boolean {
+export function rowEvaluator(test: (row: number) => boolean, counts?: FilterCache["failed"]): (row: number) => boolean {
   return (row) => {
     try {
       return test(row);
     } catch (e) {
-      throw pageError(e, 0);
+      throw pageError(e, 0, counts);
     }
   };
 }

@@ -110,9 +110,9 @@ export async function serveList<T>(
     /** Reads the page of the current state; the filter has `limit` steps for each item. */
     const look = async (signal: AbortSignal): Promise<PageMeta & { items: readonly T[] }> => {
       const work = { steps: 0 };
-      const matches = evaluator<T>(filter, limit, work);
+      const matches = evaluator<T>(filter, limit, work, filters.failed);
       const pause = slicer(work);
-      const page = await store.readPage({ endpoint, query, filter, matches, allowed, readable, order: ctx.options.filterOrder ?? "acl-first", pause, signal });
+      const page = await store.readPage({ endpoint, query, filter, matches, failed: filters.failed, allowed, readable, order: ctx.options.filterOrder ?? "acl-first", pause, signal });
       return { index: page.index, nextToken: page.nextToken, items: page.items };
     };
     // Reads are shared by the requests that ask the same page of the same state; a shared read runs

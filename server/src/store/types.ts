@@ -17,6 +17,8 @@ export interface ListRead<T> {
   filter: ItemFilter | undefined;
   /** The filter with the request's budget; throws the 400 that ends the page. */
   matches: ((item: T) => boolean) | undefined;
+  /** Where a store that evaluates the filter itself counts the pages it ends with a 400 (the metrics). */
+  failed?: { evaluation: number; budget: number };
   /** The ACL namespace check, undefined when every namespace is readable. */
   allowed: ((item: T) => boolean) | undefined;
   /** Namespaces the token may read; null: all. */

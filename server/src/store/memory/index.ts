@@ -25,7 +25,7 @@ export class MemoryStore implements SchedulerStore {
     // A filter whose work per item is bounded reads the index's columns (it needs no budget).
     const filter = read.filter;
     const columnar = filter !== undefined && !workGrowsWithItems(filter) ? (filter as unknown as Filter<T>) : undefined;
-    const atRow = columnar && rowEvaluator(orderIndex.table.matcher(columnar));
+    const atRow = columnar && rowEvaluator(orderIndex.table.matcher(columnar), read.failed);
     const checks = {
       check: checksOf(read),
       atRow: atRow && checksOf({ ...read, matches: (_item: T, row: number) => atRow(row) }),
