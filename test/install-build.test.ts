@@ -1,7 +1,8 @@
 /**
  * The build `npm ci` runs in a checkout (`prepare`): what `npm start` needs, quietly, without the type
  * declarations that nothing at run time reads. It runs here as npm runs it (the same script, npm's
- * variables), in a copy of the sources, so that this checkout's `dist/` is left alone.
+ * variables), in a copy of the sources, so that this checkout's `dist/` is left alone. (`npm pack`
+ * builds everything in `prepack`; test/package.test.ts type-checks the declarations of the tarball.)
  */
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, symlinkSync } from "node:fs";
@@ -41,12 +42,5 @@ describe("the build of npm ci (prepare)", () => {
     // What it wrote runs.
     const answer = execFileSync(process.execPath, ["--input-type=module", "-e", `import { compile } from "${join(dir, "dist/index.js")}"; console.log(compile('Status == "running"').evaluate({ Status: "running" }))`], { encoding: "utf8" });
     expect(answer.trim()).toBe("true");
-  }, 120_000);
-
-  it("packing (npm pack runs prepare too) builds the declarations", () => {
-    const dir = checkoutCopy();
-    prepare(dir, "pack");
-    expect(existsSync(join(dir, "dist/index.d.ts"))).toBe(true);
-    expect(existsSync(join(dir, "dist/index.d.cts"))).toBe(true);
   }, 120_000);
 });

@@ -15,9 +15,12 @@ export interface Expression {
   readonly line: number;
 }
 
-/** Where a position of an expression is in its input: `filters.txt:4:15`, or `1:15` for an argument. */
+/**
+ * Where a column of a one-line expression read from a file or standard input is: `filters.txt:4:15`,
+ * `stdin:2:15` (its label and the column); `1:15` for an argument.
+ */
 export function inputPosition(expression: Expression, column: number): string {
-  return expression.file === undefined ? `${expression.line}:${column}` : `${expression.file}:${expression.line}:${column}`;
+  return expression.file === undefined ? `${expression.line}:${column}` : `${expression.label}:${column}`;
 }
 
 /** The expressions from the arguments, or else from `stdin`. Throws `UsageError` when there are none. */

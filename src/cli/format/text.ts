@@ -38,7 +38,7 @@ export function statusLine(report: Report, style: Style): string {
  */
 export function diagnosticText(d: Diagnostic, source: string, style: Style, indent = "  ", prefix = "", expression?: Expression): string {
   const paint = d.severity === "error" ? style.error : style.warning;
-  const where = expression?.file === undefined ? `at ${d.line}:${d.column}` : inputPosition({ ...expression, line: expression.line + d.line - 1 }, d.column);
+  const where = expression?.file === undefined ? `at ${d.line}:${d.column}` : inputPosition(expression, d.column);
   const head = `${indent}${paint(`${d.severity}[${d.code}]`)} ${style.dim(where)}: ${prefix}${d.summary}`;
   const frame = renderCodeFrame(source, d.span)
     .split("\n")
