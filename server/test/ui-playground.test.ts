@@ -83,7 +83,7 @@ async function editorText(page: Page): Promise<string> {
 }
 
 async function rowIds(page: Page): Promise<string[]> {
-  return page.locator("#items tbody tr").evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.id ?? ""));
+  return page.locator("#items tbody tr.item").evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.id ?? ""));
 }
 
 /** The IDs the server answers for the page's request (the URL the page shows), fetched directly. */
@@ -239,6 +239,105 @@ describe("the playground at /ui/", () => {
     await tooltip.waitFor();
     expect(await tooltip.innerText()).toBe("TaskGroups: map of record DeploymentState");
     await shot(page, "completion-hover");
+    await page.close();
+  });
+
+  it("a typo clears the rows of the filter before it: no stale rows under an invalid filter", async () => {
+    const page = await open(hashOf({ filter: 'Status == "running"', endpoint: "jobs", namespace: "*", per_page: "5" }));
+    await settled(page);
+    expect((await rowIds(page)).length).toBe(5);
+    await page.locator(".cm-content").click();
+    await page.keyboard.press("End");
+    await page.keyboard.type(" and Stauts == dead");
+    await settled(page, "invalid");
+    expect(await page.locator("#items tbody tr").count()).toBe(0);
+    expect(await page.locator("#status").innerText()).toContain("The filter has errors");
+    await shot(page, "typo-clears-rows");
+    await page.close();
+  });
+
+  it("a row opens to its JSON, and closes again", async () => {
+    const page = await open(hashOf({ filter: '"web" in JobSummary.Summary', endpoint: "jobs", namespace: "*", per_page: "3" }));
+    await settled(page);
+    const row = page.locator("#items tbody tr.item").first();
+    const id = await row.getAttribute("data-id");
+    await row.click();
+    const json = page.locator("#items tbody tr.item-json pre");
+    await json.waitFor();
+    const item = JSON.parse(await json.innerText()) as { ID: string; JobSummary: { Summary: Record<string, unknown> } };
+    expect(item.ID).toBe(id);
+    expect(Object.keys(item.JobSummary.Summary)).toContain("web");
+    expect(await row.getAttribute("aria-expanded")).toBe("true");
+    await shot(page, "row-json");
+    // The keyboard closes it too.
+    await row.press("Enter");
+    expect(await page.locator("#items tbody tr.item-json").count()).toBe(0);
+    expect(await row.getAttribute("aria-expanded")).toBe("false");
+    await page.close();
+  });
+
+  it("a field the filter reads gets a column, labelled as written", async () => {
+    const filter = '"web" in JobSummary.Summary and JobSummary.Summary["web"].Running != 0';
+    const page = await open(hashOf({ filter, endpoint: "jobs", namespace: "*", per_page: "5" }));
+    await settled(page);
+    const headers = await page.locator("#items thead th").allInnerTexts();
+    expect(headers).toContain('JobSummary.Summary["web"].Running');
+    expect(headers).toContain("JobSummary.Summary");
+    const at = headers.indexOf('JobSummary.Summary["web"].Running') + 1;
+    const cells = await page.locator(`#items tbody tr.item td:nth-child(${at})`).allInnerTexts();
+    expect(cells.length).toBeGreaterThan(0);
+    for (const c of cells) expect(Number(c)).toBeGreaterThan(0);
+    // Names bound by any/all are not columns; the collection's selector is.
+    await page.locator(".cm-content").click();
+    await page.keyboard.press("Control+A");
+    await page.keyboard.type('any Datacenters as dc { dc == "dc1" }');
+    await settled(page);
+    expect(await page.locator("#items thead th.read").allInnerTexts()).toEqual([]);
+    await page.close();
+  });
+
+  it("every example runs without an error, on both endpoints", async () => {
+    for (const endpoint of ["jobs", "deployments"]) {
+      const page = await open(hashOf({ filter: "", endpoint, namespace: "*" }));
+      await settled(page);
+      const examples = await page.locator("#examples option").evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value).filter((v) => v !== ""));
+      expect(examples.length).toBeGreaterThanOrEqual(3);
+      for (const example of examples) {
+        await page.locator("#examples").selectOption(example);
+        await expect.poll(() => editorText(page)).toBe(example);
+        await settled(page);
+        expect(await page.locator("#diagnostics li.error").count(), example).toBe(0);
+      }
+      await page.close();
+    }
+  });
+
+  it("operators are not painted in the colour of errors", async () => {
+    const page = await open(hashOf({ filter: 'Status == "running"', endpoint: "jobs" }));
+    await settled(page);
+    const colours = await page.evaluate(() => {
+      const op = Array.from(document.querySelectorAll(".cm-content span")).find((s) => s.textContent === "==")!;
+      const probe = document.createElement("span");
+      probe.style.color = "var(--error)";
+      document.body.append(probe);
+      return { operator: getComputedStyle(op).color, error: getComputedStyle(probe).color };
+    });
+    expect(colours.operator).not.toBe(colours.error);
+    await page.close();
+  });
+
+  it("a diagnostic's code links to what the documentation says of it", async () => {
+    const page = await open(hashOf({ filter: "Stauts == running", endpoint: "jobs" }));
+    await settled(page, "invalid");
+    const link = page.locator("#diagnostics li.error a.code");
+    expect(await link.innerText()).toBe("error[unknown-field]");
+    const href = await link.getAttribute("href");
+    expect(href).toBe("codes.html#unknown-field");
+    await page.goto(`${base}/ui/${href}`);
+    const section = page.locator("section#unknown-field");
+    await section.waitFor();
+    expect(await section.innerText()).toContain("a name that is not a field of the record");
+    await shot(page, "codes");
     await page.close();
   });
 });

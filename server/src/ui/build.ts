@@ -7,6 +7,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
+import { codesPage } from "./codes.js";
 
 /** One built file. */
 export interface Asset {
@@ -62,5 +63,6 @@ export async function buildPage(options: { minify?: boolean } = {}): Promise<Ass
   if (!script || !style) throw new Error("the playground build made no script or no stylesheet");
   const html = (await readFile(`${PAGE}index.html`, "utf8")).replace("%SCRIPT%", script.path).replace("%STYLE%", style.path);
   assets.push({ path: "index.html", body: Buffer.from(html), contentType: contentType("index.html"), immutable: false });
+  assets.push({ path: "codes.html", body: Buffer.from(await codesPage(style.path)), contentType: contentType("codes.html"), immutable: false });
   return assets;
 }

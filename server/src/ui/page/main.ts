@@ -2,11 +2,11 @@
  * The playground page: the editor, the controls, live results from the server's list endpoint, the
  * curl command and the plan; its state in the URL hash.
  */
-import { compile, diagnose, lineColumn, schemas, type Diagnostic, type Schema } from "filter-expr";
+import { compile, diagnose, lineColumn, parse, schemas, type Diagnostic, type Expr, type Schema } from "filter-expr";
 import { forceLinting } from "@codemirror/lint";
 import type { EditorView } from "@codemirror/view";
 import { applyFixTo, createEditor } from "./editor.js";
-import { curlCommand, fetchList, listUrl, renderTable, type ListRequest } from "./results.js";
+import { curlCommand, fetchList, listUrl, renderTable, type ListRequest, type ReadColumn } from "./results.js";
 import { loadToken, readHash, saveToken, writeHash, type Endpoint, type PageState } from "./state.js";
 import "./style.css";
 
@@ -26,6 +26,24 @@ const nextButton = $<HTMLButtonElement>("next-page");
 const firstButton = $<HTMLButtonElement>("first-page");
 const planButton = $<HTMLButtonElement>("show-plan");
 const copyButton = $<HTMLButtonElement>("copy-curl");
+const examplesInput = $<HTMLSelectElement>("examples");
+
+/** Filters to start from, per endpoint (each one valid against its schema: the browser test runs them). */
+export const EXAMPLES: Readonly<Record<Endpoint, readonly (readonly [label: string, filter: string])[]>> = {
+  jobs: [
+    ["running in dc1", 'Status == "running" and "dc1" in Datacenters'],
+    ["names like web-1", 'Name matches "^web-[0-9]+$"'],
+    ["a task group named web", '"web" in JobSummary.Summary'],
+    ["web running 3 allocations", '"web" in JobSummary.Summary and JobSummary.Summary["web"].Running == 3'],
+    ["batch, not stopped", "Type == batch and Stop == false"],
+    ["children of periodic and parameterized jobs", "ParentID is not empty"],
+  ],
+  deployments: [
+    ["failed", 'Status == "failed"'],
+    ["a group with unhealthy allocations", "any TaskGroups as _, g { g.UnhealthyAllocs != 0 }"],
+    ["canaries not promoted", 'any TaskGroups as name, g { g.DesiredCanaries != 0 and g.Promoted == false }'],
+  ],
+};
 
 let state: PageState = readHash(location.hash);
 let diagnostics: readonly Diagnostic[] = [];
@@ -43,6 +61,7 @@ function setControls(s: PageState): void {
 }
 
 setControls(state);
+renderExamples();
 tokenInput.value = loadToken();
 
 const view: EditorView = createEditor({
@@ -88,8 +107,10 @@ async function run(): Promise<void> {
   curl.textContent = curlCommand(location.origin, r);
   curl.dataset.url = listUrl(r);
   if (errors().length > 0) {
+    // The rows on the page answered another filter: they go.
     results.dataset.state = "invalid";
     status.textContent = "The filter has errors: fix them to run it (Ctrl+. applies the first fix, as the Fix buttons do).";
+    renderTable(table, r.endpoint, []);
     nextButton.disabled = true;
     return;
   }
@@ -108,7 +129,7 @@ async function run(): Promise<void> {
     } else {
       results.dataset.state = "done";
       nextToken = answer.nextToken;
-      renderTable(table, r.endpoint, answer.items);
+      renderTable(table, r.endpoint, answer.items, readColumns(r.filter));
       const count = span("", String(answer.items.length), "count");
       const time = span("", `${answer.ms.toFixed(1)} ms`, "elapsed");
       const token = document.createElement("code");
@@ -127,6 +148,54 @@ async function run(): Promise<void> {
   }
 }
 
+/**
+ * The selectors the filter reads from the item (not those of names bound by any/all), as columns:
+ * each labelled as written, read by its keys.
+ */
+function readColumns(filter: string): ReadColumn[] {
+  if (filter.trim() === "") return [];
+  let ast: Expr;
+  try {
+    ast = parse(filter);
+  } catch {
+    return [];
+  }
+  const out = new Map<string, ReadColumn>();
+  const stack: { e: Expr; bound: ReadonlySet<string> }[] = [{ e: ast, bound: new Set() }];
+  const add = (sel: Extract<Expr, { kind: "match" }>["selector"], bound: ReadonlySet<string>) => {
+    const keys = sel.segments.map((s) => s.name);
+    if (keys.length === 0 || bound.has(keys[0]!)) return;
+    const label = filter.slice(sel.span.start, sel.span.end);
+    if (!out.has(keys.join("\u0000"))) out.set(keys.join("\u0000"), { label, keys });
+  };
+  while (stack.length > 0) {
+    const { e, bound } = stack.pop()!;
+    if (e.kind === "match") add(e.selector, bound);
+    else if (e.kind === "not") stack.push({ e: e.operand, bound });
+    else if (e.kind === "and" || e.kind === "or") for (let i = e.operands.length - 1; i >= 0; i--) stack.push({ e: e.operands[i]!, bound });
+    else {
+      add(e.selector, bound);
+      const names = Object.entries(e.binding).flatMap(([k, v]) => (k !== "mode" && typeof v === "string" ? [v] : []));
+      stack.push({ e: e.body, bound: new Set([...bound, ...names]) });
+    }
+  }
+  return [...out.values()];
+}
+
+/** The example filters of the endpoint, in the examples menu. */
+function renderExamples(): void {
+  const first = document.createElement("option");
+  first.value = "";
+  first.textContent = "Examples…";
+  const options = EXAMPLES[state.endpoint].map(([label, filter]) => {
+    const o = document.createElement("option");
+    o.value = filter;
+    o.textContent = label;
+    return o;
+  });
+  examplesInput.replaceChildren(first, ...options);
+}
+
 function span(className: string, text: string, id?: string): HTMLSpanElement {
   const s = document.createElement("span");
   if (className) s.className = className;
@@ -141,7 +210,14 @@ function renderDiagnostics(): void {
     li.className = `diagnostic ${d.severity}`;
     li.dataset.code = d.code;
     const { line, column } = lineColumn(state.filter, d.span.start);
-    li.append(span("code", `${d.severity}[${d.code}]`), " ", span("where", `${line}:${column}`), " ", span("message", d.message));
+    // The code links to what the documentation says of it (codes.html, made from docs/ at build time).
+    const code = document.createElement("a");
+    code.className = "code";
+    code.href = `codes.html#${encodeURIComponent(d.code)}`;
+    code.target = "_blank";
+    code.rel = "noopener";
+    code.textContent = `${d.severity}[${d.code}]`;
+    li.append(code, " ", span("where", `${line}:${column}`), " ", span("message", d.message));
     for (const fix of d.fixes) {
       const b = document.createElement("button");
       b.type = "button";
@@ -174,6 +250,7 @@ endpointInput.addEventListener("change", () => {
   state = { ...state, endpoint: endpointInput.value as Endpoint };
   // The diagnostics depend on the endpoint's schema.
   diagnostics = diagnosticsOf(state);
+  renderExamples();
   forceLinting(view);
   update({ pageToken: "" }, 0);
 });
@@ -185,6 +262,13 @@ perPageInput.addEventListener("input", () => {
 tokenInput.addEventListener("input", () => {
   saveToken(tokenInput.value);
   schedule(200);
+});
+examplesInput.addEventListener("change", () => {
+  const filter = examplesInput.value;
+  examplesInput.value = "";
+  if (filter === "") return;
+  view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: filter } });
+  view.focus();
 });
 nextButton.addEventListener("click", () => {
   if (nextToken !== "") update({ pageToken: nextToken }, 0);

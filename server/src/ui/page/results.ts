@@ -67,26 +67,75 @@ function cellText(v: unknown): string {
   return String(v);
 }
 
-/** Fills the table with the items. */
-export function renderTable(table: HTMLTableElement, endpoint: Endpoint, items: readonly Record<string, unknown>[]): void {
-  const columns = COLUMNS[endpoint];
+/** A column the filter reads: its selector as written, and the keys that reach its value. */
+export interface ReadColumn {
+  readonly label: string;
+  readonly keys: readonly string[];
+}
+
+/** The value at `keys` in `item` (own properties only), or undefined. */
+function valueAt(item: unknown, keys: readonly string[]): unknown {
+  let v = item;
+  for (const k of keys) {
+    if (v === null || typeof v !== "object" || !Object.prototype.hasOwnProperty.call(v, k)) return undefined;
+    v = (v as Record<string, unknown>)[k];
+  }
+  return v;
+}
+
+/**
+ * Fills the table with the items: the endpoint's columns, then one for each selector the filter reads
+ * that is not one of them (`JobSummary.Summary["web"].Running`). A row opens (click, Enter or Space)
+ * to the item's JSON in a row below it.
+ */
+export function renderTable(table: HTMLTableElement, endpoint: Endpoint, items: readonly Record<string, unknown>[], read: readonly ReadColumn[] = []): void {
+  const fixed = COLUMNS[endpoint];
+  const columns: ReadColumn[] = [...fixed.map((c) => ({ label: c, keys: [c] })), ...read.filter((r) => !(r.keys.length === 1 && fixed.includes(r.keys[0]!)))];
   const head = document.createElement("tr");
   for (const c of columns) {
     const th = document.createElement("th");
     th.scope = "col";
-    th.textContent = c;
+    th.textContent = c.label;
+    if (!fixed.includes(c.label)) th.className = "read";
     head.append(th);
   }
   table.tHead!.replaceChildren(head);
   const rows = items.map((item) => {
     const tr = document.createElement("tr");
+    tr.className = "item";
+    tr.tabIndex = 0;
+    tr.setAttribute("aria-expanded", "false");
     tr.dataset.id = String(item.ID ?? "");
     tr.dataset.namespace = String(item.Namespace ?? "");
     for (const c of columns) {
       const td = document.createElement("td");
-      td.textContent = cellText(item[c]);
+      td.textContent = cellText(valueAt(item, c.keys));
       tr.append(td);
     }
+    const toggle = () => {
+      const open = tr.nextElementSibling?.classList.contains("item-json") === true;
+      tr.setAttribute("aria-expanded", String(!open));
+      if (open) {
+        tr.nextElementSibling!.remove();
+        return;
+      }
+      const detail = document.createElement("tr");
+      detail.className = "item-json";
+      const td = document.createElement("td");
+      td.colSpan = columns.length;
+      const pre = document.createElement("pre");
+      pre.textContent = JSON.stringify(item, null, 2);
+      td.append(pre);
+      detail.append(td);
+      tr.after(detail);
+    };
+    tr.addEventListener("click", toggle);
+    tr.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" || e.key === " ") {
+        e.preventDefault();
+        toggle();
+      }
+    });
     return tr;
   });
   table.tBodies[0]!.replaceChildren(...rows);
