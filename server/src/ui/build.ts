@@ -61,8 +61,9 @@ export async function buildPage(options: { minify?: boolean } = {}): Promise<Ass
   const script = assets.find((a) => a.path.endsWith(".js"));
   const style = assets.find((a) => a.path.endsWith(".css"));
   if (!script || !style) throw new Error("the playground build made no script or no stylesheet");
-  const html = (await readFile(`${PAGE}index.html`, "utf8")).replace("%SCRIPT%", script.path).replace("%STYLE%", style.path);
+  const template = await readFile(`${PAGE}index.html`, "utf8");
+  const html = template.replace("%SCRIPT%", script.path).replace("%STYLE%", style.path);
   assets.push({ path: "index.html", body: Buffer.from(html), contentType: contentType("index.html"), immutable: false });
-  assets.push({ path: "codes.html", body: Buffer.from(await codesPage(style.path)), contentType: contentType("codes.html"), immutable: false });
+  assets.push({ path: "codes.html", body: Buffer.from(await codesPage(template, style.path)), contentType: contentType("codes.html"), immutable: false });
   return assets;
 }

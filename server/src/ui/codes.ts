@@ -45,8 +45,11 @@ function cellHtml(cell: string): string {
     .join("");
 }
 
-/** The codes page, its sections in the order of the documentation, each with an id of its code. */
-export async function codesPage(stylesheet: string): Promise<string> {
+/**
+ * The codes page, its sections in the order of the documentation, each with an id of its code; its
+ * head is the playground page's (`template`, index.html) up to the title.
+ */
+export async function codesPage(template: string, stylesheet: string): Promise<string> {
   const pages = await Promise.all(PAGES.map(async (name) => ({ name, text: await readFile(`${DOCS}${name}`, "utf8") })));
   const sections = [...codeRows(pages)].map(
     ([code, rows]) =>
@@ -54,14 +57,7 @@ export async function codesPage(stylesheet: string): Promise<string> {
         .map((r) => `<dt>${escapeHtml(r.heading)} <span class="where">(docs/${escapeHtml(r.page)})</span></dt><dd>${r.cells.map(cellHtml).join(" — ")}</dd>`)
         .join("")}</dl></section>`,
   );
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<link rel="icon" href="data:,">
-<title>filter error and warning codes</title>
+  return `${template.slice(0, template.indexOf("<title>"))}<title>filter error and warning codes</title>
 <link rel="stylesheet" href="${escapeHtml(stylesheet)}">
 </head>
 <body>
