@@ -31,8 +31,32 @@ const fastCost = (length: number): number => Math.floor(length / FAST_CHARS_PER_
 
 const META = /[\\.+*?()|[\]{}^$]/;
 
+/**
+ * Patterns compiled lately, by source: a filter's pattern is compiled by the static check and by the
+ * compiler, and filters repeat patterns. A `Pattern` holds no state (its `test` is pure), so one
+ * serves every filter. Bounded: the 256 most recent, of sources up to 1,024 characters.
+ */
+const PATTERNS = new Map<string, Pattern>();
+const PATTERNS_KEPT = 256;
+const PATTERN_SOURCE_KEPT = 1024;
+
 /** Compiles an RE2 pattern. Never throws: an invalid pattern reports its error when tested. */
 export function compilePattern(source: string): Pattern {
+  const kept = PATTERNS.get(source);
+  if (kept !== undefined) {
+    PATTERNS.delete(source);
+    PATTERNS.set(source, kept);
+    return kept;
+  }
+  const pattern = buildPattern(source);
+  if (source.length <= PATTERN_SOURCE_KEPT) {
+    if (PATTERNS.size >= PATTERNS_KEPT) PATTERNS.delete(PATTERNS.keys().next().value!);
+    PATTERNS.set(source, pattern);
+  }
+  return pattern;
+}
+
+function buildPattern(source: string): Pattern {
   let tree;
   try {
     tree = parseRegex(source);
