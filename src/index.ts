@@ -11,7 +11,8 @@
 import { compileAst, type CompiledProgram, type PlanNode } from "./evaluate/compile.js";
 import type { EvaluationBudget } from "./evaluate/budget.js";
 import type { EvaluateOptions } from "./evaluate/common.js";
-import { interpret } from "./evaluate/interpret.js";
+import { explainInterpreted, interpret } from "./evaluate/interpret.js";
+import type { Explanation } from "./evaluate/explain.js";
 import { SETTINGS, type FilterSettings } from "./evaluate/settings.js";
 import { checkAst } from "./semantics/check.js";
 import { ANY, type Schema, type Type } from "./semantics/schema.js";
@@ -39,6 +40,7 @@ export { schemas, t, typeName, fieldOf, type Schema, type Type, type RecordType 
 export type { JobListStub, JobSummary, JobChildrenSummary, TaskGroupSummary, Multiregion, Deployment, DeploymentState } from "./semantics/records.js";
 export { checkAst } from "./semantics/check.js";
 export { interpret } from "./evaluate/interpret.js";
+export type { Explanation, WitnessLeaf } from "./evaluate/explain.js";
 export type { EvaluateOptions } from "./evaluate/common.js";
 export type { EvaluationBudget } from "./evaluate/budget.js";
 export type { PlanNode } from "./evaluate/compile.js";
@@ -101,6 +103,12 @@ export interface Filter<T = unknown> {
    * than `items.filter((x) => f.evaluate(x))`, with the same answers and errors.
    */
   filter<U extends T>(items: Iterable<U>): U[];
+  /**
+   * Why `datum` matches or not: what `evaluate` answers (true, false, or the error it throws, as a
+   * value) and its witness, the leaves that decide it, each with the value it read (docs/api.md).
+   * Evaluated by the interpreter: slower than `evaluate`, meant for people and tools.
+   */
+  explain(datum: T, budget?: EvaluationBudget): Explanation;
   /** The optimized plan, for people (`filter-check --explain`). */
   readonly plan: PlanNode;
 }
@@ -125,6 +133,11 @@ class CompiledFilter<T> implements Filter<T> {
     const run = program.run;
     const maxSteps = settings.maxSteps;
     this.evaluate = maxSteps === undefined ? run : (datum: T, budget?: EvaluationBudget) => run(datum, budget ?? { steps: maxSteps });
+  }
+
+  explain(datum: T, budget?: EvaluationBudget): Explanation {
+    const { root, options, maxSteps } = this[SETTINGS];
+    return explainInterpreted(this.ast, this.expression, datum, root, options, budget ?? (maxSteps === undefined ? undefined : { steps: maxSteps }));
   }
 
   filter<U extends T>(items: Iterable<U>): U[] {

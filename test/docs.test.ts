@@ -233,6 +233,16 @@ describe("what the pages say a call prints is what it prints", () => {
     expect(page).toContain(`// { code: "${d!.code}", severity: "${d!.severity}", span: { start: ${d!.span.start}, end: ${d!.span.end} },`);
   });
 
+  it("docs/api.md: the explain example prints its result and witness", () => {
+    const page = readFileSync(join(ROOT, "docs/api.md"), "utf8");
+    const x = compile('Status == "running" and "dc1" in Datacenters', { schema: schemas.job }).explain({ Status: "running", Datacenters: ["dc2"] });
+    const [leaf] = x.witness;
+    expect(x.witness).toHaveLength(1);
+    expect(page).toContain(`// { result: ${String(x.result)},`);
+    expect(page).toContain(`//   witness: [{ kind: "${leaf!.kind}", span: { start: ${leaf!.span.start}, end: ${leaf!.span.end} }, selector: "${leaf!.selector}", op: "${leaf!.op}",`);
+    expect(page).toContain(`//               read: { value: ${JSON.stringify((leaf!.read as { value: unknown }).value).replace(/,/g, ", ")} }, literal: "${leaf!.literal}", outcome: ${String(leaf!.outcome)}, elements: [] }] }`);
+  });
+
   it("docs/sql.md: the toSQL example prints its where and params", () => {
     const lines = readFileSync(join(ROOT, "docs/sql.md"), "utf8").split("\n");
     const at = lines.findIndex((l) => l.startsWith("// where:"));

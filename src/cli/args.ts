@@ -24,6 +24,8 @@ export interface Options {
   readonly data: string | undefined;
   readonly count: boolean;
   readonly explain: boolean;
+  /** `--why` (with `--data`): print, for each item, whether it matched and which parts decided it. */
+  readonly why: boolean;
   /** `--sql`: print the SQL pushdown translation for this engine. */
   readonly sql: "postgres" | "sqlite" | undefined;
   /** `--fix`: print (with `--file`, write back) each expression with every fix applied. */
@@ -50,6 +52,8 @@ Options:
   --data FILE|-                 evaluate the expression on a JSON array or JSON lines
                                 (- for standard input) and print the matching items as JSON lines
   --count                       with --data, print the number of matching items instead
+  --why                         with --data, print for each item whether it matched and why: the
+                                parts of the expression that decided it and the values they read
   --explain                     print the syntax tree and the optimized evaluation plan
   --sql postgres|sqlite         print the SQL condition that narrows a table of JSON documents
                                 (column doc) to the rows the filter may accept (docs/sql.md)
@@ -85,6 +89,7 @@ export function parseCommandLine(argv: readonly string[]): Options {
         format: { type: "string" },
         data: { type: "string" },
         count: { type: "boolean" },
+        why: { type: "boolean" },
         explain: { type: "boolean" },
         sql: { type: "string" },
         fix: { type: "boolean" },
@@ -106,6 +111,8 @@ export function parseCommandLine(argv: readonly string[]): Options {
   if (v.schema !== undefined && v.schema === "") throw new UsageError("--schema needs a value: job, deployment or a file");
   if (v.data !== undefined && v.data === "") throw new UsageError("--data needs a file name, or - for standard input");
   if (v.count && v.data === undefined) throw new UsageError("--count needs --data");
+  if (v.why && v.data === undefined) throw new UsageError("--why needs --data: the items to explain");
+  if (v.why && v.count) throw new UsageError("--why and --count do not go together");
   const files = v.file ?? [];
   if (files.includes("")) throw new UsageError("--file needs a file name");
   if (files.length > 0 && parsed.positionals.length > 0) {
@@ -122,6 +129,7 @@ export function parseCommandLine(argv: readonly string[]): Options {
     format,
     data: v.data,
     count: v.count ?? false,
+    why: v.why ?? false,
     explain: v.explain ?? false,
     sql: v.sql as "postgres" | "sqlite" | undefined,
     fix: v.fix ?? false,
@@ -133,7 +141,7 @@ export function parseCommandLine(argv: readonly string[]): Options {
 }
 
 /** The options, as typed on the command line. */
-const OPTION_NAMES = ["--schema", "--format", "--data", "--count", "--explain", "--sql", "--fix", "--file", "--strict", "--no-warnings", "--help", "--version"];
+const OPTION_NAMES = ["--schema", "--format", "--data", "--count", "--why", "--explain", "--sql", "--fix", "--file", "--strict", "--no-warnings", "--help", "--version"];
 
 /** An unknown option's message with the closest known option, as eslint words it. */
 function withSuggestion(message: string): string {

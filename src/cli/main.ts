@@ -4,11 +4,13 @@
  * 1 an expression is invalid or failed to evaluate, 2 a usage error.
  */
 import { readFile, stat } from "node:fs/promises";
-import type { Schema } from "../index.js";
+import type { Explanation, Schema } from "../index.js";
 import { analyse, type Report } from "./analyse.js";
 import { parseCommandLine, USAGE, UsageError, type Options } from "./args.js";
 import { openData } from "./data/source.js";
 import { runData, type DataOutcome } from "./data/run.js";
+import type { RawItem } from "./data/split.js";
+import { whyJson, whyText } from "./data/why.js";
 import { fromError } from "./diagnostics.js";
 import { explainText } from "./explain.js";
 import { expressionLines, readExpressions } from "./expressions.js";
@@ -140,7 +142,12 @@ async function dataMode(report: Report, options: Options, spec: string, io: Io):
   if (!report.valid || report.filter === undefined) return EXIT_INVALID;
   const source = await openData(spec, io.stdin);
   const out = new BufferedWriter(io.stdout);
-  const outcome = await runData(report.filter, source, out, options.count);
+  const expression = report.expression.text;
+  const outStyle = styleFor(io.stdout, io);
+  const why = options.why
+    ? (x: Explanation, item: RawItem) => out.write(`${options.format === "json" ? whyJson(x, item) : `${whyText(x, item, source.name, expression, outStyle)}\n`}\n`)
+    : undefined;
+  const outcome = await runData(report.filter, source, out, options.count, why);
   if (outcome.kind === "done" && options.count) await out.write(`${outcome.matched}\n`);
   await out.flush();
   if (outcome.kind === "done") return EXIT_OK;

@@ -19,6 +19,8 @@ import { MISSING, elementType, kindOf, typed, walk, type Typed } from "../semant
 import { charge, iterationSteps, levelMatches, meteredPattern, type EvaluationBudget } from "./budget.js";
 import { bothPlaceholderError, boundNames, hiddenPlaceholderError, placeholderClash, selectorKeys, walkReporter, type EvaluateOptions } from "./common.js";
 import { compilePattern, type Pattern } from "../semantics/regex.js";
+import { FilterEvaluationError } from "../errors.js";
+import type { Explanation, WitnessLeaf } from "./explain.js";
 
 /** Names bound by enclosing collection expressions, innermost first. */
 interface Scope {
@@ -39,6 +41,8 @@ interface Context {
   outermost: CollectionExpr | undefined;
   /** The whole expression's span (where a budget runs out outside every collection). */
   readonly top: Span;
+  /** Set by `explainInterpreted`: the witness is kept as the evaluation goes. */
+  readonly trace?: { failing: WitnessLeaf | undefined };
 }
 
 /**
@@ -52,12 +56,31 @@ export function interpret(ast: Expr, source: string, datum: unknown, type: Type 
   return evaluate(ast, ctx, undefined);
 }
 
+/**
+ * Evaluates as `interpret` does and keeps the witness of the answer (explain.ts): the answer, or the
+ * error as a value with the leaf that raised it.
+ */
+export function explainInterpreted(ast: Expr, source: string, datum: unknown, type: Type = ANY, options: EvaluateOptions = {}, budget?: EvaluationBudget): Explanation {
+  const trace = { failing: undefined as WitnessLeaf | undefined };
+  const ctx: Context = { source, root: { type, value: typed(type, datum) }, options, patterns: new Map(), budget, outermost: undefined, top: ast.span, trace };
+  const witness: WitnessLeaf[] = [];
+  try {
+    if (budget !== undefined) charge(budget, levelMatches(ast), source, ast.span);
+    return { result: evaluate(ast, ctx, undefined, witness), witness };
+  } catch (e) {
+    if (!(e instanceof FilterEvaluationError)) throw e;
+    return { result: e, witness: trace.failing === undefined ? [] : [trace.failing] };
+  }
+}
+
 /** An and/or whose operands are being evaluated, left to right. */
 interface JunctionFrame {
   readonly e: AndExpr | OrExpr;
   readonly scope: Scope | undefined;
   readonly negated: boolean;
   i: number;
+  /** With a trace: the witnesses of the operands that did not decide it. */
+  readonly seen: WitnessLeaf[];
 }
 
 /** An any/all whose elements are being visited. */
@@ -75,6 +98,8 @@ interface CollectionFrame {
   readonly path: readonly string[];
   readonly steps: number;
   i: number;
+  /** With a trace: the collection's own leaf, then the witnesses of the elements that did not decide it. */
+  readonly seen: WitnessLeaf[];
 }
 
 /**
@@ -82,11 +107,14 @@ interface CollectionFrame {
  * parentheses) costs heap, not JavaScript stack, so every expression within the reference's parse
  * budget evaluates (its deepest, about 1,500 nested collections, too).
  */
-function evaluate(root: Expr, ctx: Context, rootScope: Scope | undefined): boolean {
+function evaluate(root: Expr, ctx: Context, rootScope: Scope | undefined, witness?: WitnessLeaf[]): boolean {
   const stack: (JunctionFrame | CollectionFrame)[] = [];
   let e: Expr = root;
   let scope = rootScope;
   let result: boolean;
+  /** With a trace: the witness of `result`. */
+  let w: WitnessLeaf[] = [];
+  const tracing = ctx.trace !== undefined;
   for (;;) {
     // Descend into e: a run of `not`s is one negation or none.
     let negated = false;
@@ -96,48 +124,69 @@ function evaluate(root: Expr, ctx: Context, rootScope: Scope | undefined): boole
     }
     descend: {
       if (e.kind === "match") {
-        result = evaluateMatch(e, ctx, scope) !== negated;
+        if (tracing) {
+          const leaf = traceMatch(e, ctx, scope, stack);
+          result = leaf.outcome !== negated;
+          w = [leaf];
+        } else {
+          result = evaluateMatch(e, ctx, scope) !== negated;
+        }
       } else if (e.kind === "and" || e.kind === "or") {
-        stack.push({ e, scope, negated, i: 0 });
+        stack.push({ e, scope, negated, i: 0, seen: [] });
         e = e.operands[0]!;
         continue;
       } else {
-        const f = startCollection(e, ctx, scope, negated);
+        const f = tracing ? traceCollection(e, ctx, scope, negated, stack) : startCollection(e, ctx, scope, negated);
         if (typeof f === "boolean") {
           result = f !== negated;
+          if (tracing) w = [collectionLeaf(e, stack, MISSING, f)];
         } else if (f.i < (f.list ?? f.keys).length) {
           stack.push(f);
-          scope = visit(f, ctx);
+          scope = tracing ? traced(ctx, f.seen[0]!, () => visit(f, ctx)) : visit(f, ctx);
           e = f.e.body;
           continue;
         } else {
           result = !f.any !== negated;
+          if (tracing) w = [{ ...f.seen[0]!, outcome: !f.any }];
         }
       }
       // Ascend: hand the result to the frames above until one has more to evaluate.
       for (;;) {
         const f = stack[stack.length - 1];
-        if (f === undefined) return result;
+        if (f === undefined) {
+          witness?.push(...w);
+          return result;
+        }
         if ("operands" in f.e) {
           const j = f as JunctionFrame;
           const or = j.e.kind === "or";
           // and stops at the first false, or at the first true; either way the last result decides.
           if (result !== or && ++j.i < j.e.operands.length) {
+            if (tracing) j.seen.push(...w);
             e = j.e.operands[j.i]!;
             scope = j.scope;
             break descend;
           }
           stack.pop();
+          // Decided by this operand: its witness alone; else every operand's.
+          if (tracing && result !== or) w = [...j.seen, ...w];
           result = result !== j.negated;
         } else {
           const c = f as CollectionFrame;
           if (result !== c.any && ++c.i < (c.list ?? c.keys).length) {
-            scope = visit(c, ctx);
+            if (tracing) c.seen.push(...w);
+            scope = tracing ? traced(ctx, c.seen[0]!, () => visit(c, ctx)) : visit(c, ctx);
             e = c.e.body;
             break descend;
           }
           stack.pop();
-          result = (result === c.any ? c.any : !c.any) !== c.negated;
+          const answer = result === c.any ? c.any : !c.any;
+          // Decided by this element: the collection and its witness; else every element's.
+          if (tracing) {
+            const [own, ...elements] = c.seen;
+            w = [{ ...own!, outcome: answer }, ...(result === c.any ? w : [...elements, ...w])];
+          }
+          result = answer !== c.negated;
         }
       }
     }
@@ -171,7 +220,72 @@ function startCollection(e: CollectionExpr, ctx: Context, scope: Scope | undefin
     path: clash.hidden ? selectorKeys(e.selector) : [],
     steps: ctx.budget === undefined ? 0 : iterationSteps(e.body),
     i: 0,
+    seen: [],
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The trace of `explainInterpreted`
+
+/** The elements of the collections being iterated around a leaf, outermost first. */
+function elementsOf(stack: readonly (JunctionFrame | CollectionFrame)[]): (number | string)[] {
+  const out: (number | string)[] = [];
+  for (const f of stack) if (!("operands" in f.e)) out.push((f as CollectionFrame).list ? (f as CollectionFrame).i : (f as CollectionFrame).keys[(f as CollectionFrame).i]!);
+  return out;
+}
+
+function readOf(target: Typed | typeof MISSING | undefined): WitnessLeaf["read"] {
+  return target === undefined ? undefined : target === MISSING ? { missing: true } : { value: target.value };
+}
+
+/** `f()`; should it throw, `leaf` (with outcome "error") is the failing leaf. */
+function traced<T>(ctx: Context, leaf: WitnessLeaf, f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    ctx.trace!.failing ??= { ...leaf, outcome: "error" };
+    throw e;
+  }
+}
+
+/** A match evaluated, as its leaf (the failing leaf when it throws). */
+function traceMatch(e: MatchExpr, ctx: Context, scope: Scope | undefined, stack: readonly (JunctionFrame | CollectionFrame)[]): WitnessLeaf {
+  const seen: { target?: Typed | typeof MISSING } = {};
+  const leaf = (outcome: boolean | "error"): WitnessLeaf => ({
+    kind: "match",
+    span: e.span,
+    selector: selectorSource(e.selector),
+    op: e.op,
+    read: readOf(seen.target),
+    literal: e.value?.text,
+    outcome,
+    elements: elementsOf(stack),
+  });
+  try {
+    return leaf(evaluateMatch(e, ctx, scope, seen));
+  } catch (err) {
+    ctx.trace!.failing ??= leaf("error");
+    throw err;
+  }
+}
+
+function collectionLeaf(e: CollectionExpr, stack: readonly (JunctionFrame | CollectionFrame)[], target: Typed | typeof MISSING | undefined, outcome: boolean | "error"): WitnessLeaf {
+  return { kind: "collection", span: e.span, selector: selectorSource(e.selector), op: e.quantifier, read: readOf(target), literal: undefined, outcome, elements: elementsOf(stack) };
+}
+
+/** `startCollection` with the collection's own leaf first in the frame's `seen` (its outcome the quantifier's empty answer until decided). */
+function traceCollection(e: CollectionExpr, ctx: Context, scope: Scope | undefined, negated: boolean, stack: readonly (JunctionFrame | CollectionFrame)[]): CollectionFrame | boolean {
+  let target: Typed | typeof MISSING | undefined;
+  try {
+    target = select(e, ctx, scope);
+  } catch (err) {
+    ctx.trace!.failing ??= collectionLeaf(e, stack, undefined, "error");
+    throw err;
+  }
+  const leaf = collectionLeaf(e, stack, target, e.quantifier === "all");
+  const f = traced(ctx, leaf, () => startCollection(e, ctx, scope, negated));
+  if (typeof f !== "boolean") f.seen.push(leaf);
+  return f;
 }
 
 /** Takes the steps of element `f.i` and returns the scope its body runs in. */
@@ -207,9 +321,10 @@ function select(e: MatchExpr | CollectionExpr, ctx: Context, scope: Scope | unde
   return walk(ctx.root, keys, walkReporter(site, e.selector), unknown);
 }
 
-function evaluateMatch(e: MatchExpr, ctx: Context, scope: Scope | undefined): boolean {
+function evaluateMatch(e: MatchExpr, ctx: Context, scope: Scope | undefined, seen?: { target?: Typed | typeof MISSING }): boolean {
   const info = OPERATORS[e.op];
   const target = select(e, ctx, scope);
+  if (seen !== undefined) seen.target = target;
   if (target === MISSING) return info.missing;
   const site: Site = { source: ctx.source, span: e.span, selector: selectorSource(e.selector), op: e.op };
   const lit: LiteralValue = literalValue(e.value?.text ?? "");

@@ -3,7 +3,7 @@
  * text, compacted to one line) or counting them. Stops at the first evaluation error, as the server
  * does: the reference fails the whole request.
  */
-import { FilterEvaluationError, parseJson, type Filter } from "../../index.js";
+import { FilterEvaluationError, parseJson, type Explanation, type Filter } from "../../index.js";
 import type { BufferedWriter } from "../io.js";
 import { compactJson } from "./json-text.js";
 import type { DataSource } from "./source.js";
@@ -16,8 +16,11 @@ export type DataOutcome =
   /** The data is not JSON: `item` is the item that does not parse, if the structure was fine. */
   | { readonly kind: "data-error"; readonly message: string; readonly line: number; readonly column: number; readonly item: RawItem | undefined };
 
-/** Runs `filter` over the items of `source`; matching items go to `out` unless `count`. */
-export async function runData(filter: Filter, source: DataSource, out: BufferedWriter, count: boolean): Promise<DataOutcome> {
+/**
+ * Runs `filter` over the items of `source`; matching items go to `out` unless `count`. With `why`, each
+ * item's explanation goes to `why` instead (`--why`).
+ */
+export async function runData(filter: Filter, source: DataSource, out: BufferedWriter, count: boolean, why?: (x: Explanation, item: RawItem) => Promise<void>): Promise<DataOutcome> {
   const splitter = new JsonItemSplitter();
   let batch: RawItem[] = [];
   const collect = (item: RawItem) => batch.push(item);
@@ -36,6 +39,13 @@ export async function runData(filter: Filter, source: DataSource, out: BufferedW
         return { kind: "data-error", message: `item ${item.index} is not valid JSON: ${reason}`, line: item.line, column: item.column, item };
       }
       let hit: boolean;
+      if (why !== undefined) {
+        const x = filter.explain(value);
+        await why(x, item);
+        if (x.result instanceof FilterEvaluationError) return { kind: "evaluation-error", error: x.result, item };
+        if (x.result) matched++;
+        continue;
+      }
       try {
         hit = filter.evaluate(value);
       } catch (e) {

@@ -1,0 +1,47 @@
+/**
+ * Why an item did or did not match: the answer `evaluate` gives, and its witness, the smallest set of
+ * leaves (matches, and the `any`/`all` whose elements were looked at) that decides it, in the order
+ * the reference evaluates them:
+ * - a false `and` is its first false operand's witness, a true `and` all of its operands'; `or` is the
+ *   mirror; `not` is its operand's;
+ * - an `any` that is true is the deciding element's body's witness (and the collection itself); a
+ *   false one, every element's; `all` is the mirror; an empty or missing collection is itself;
+ * - an error is the leaf that raised it (its message says where the path broke).
+ *
+ * The witness comes from the interpreter (`interpret.ts`, with a trace), whose answers and errors the
+ * compiled filter shares (the differential property tests).
+ */
+import type { Span } from "../errors.js";
+import type { FilterEvaluationError } from "../errors.js";
+
+/** One leaf that took part in an answer. */
+export interface WitnessLeaf {
+  /** A match, or the `any`/`all` whose collection was read. */
+  readonly kind: "match" | "collection";
+  /** Where it is in the expression. */
+  readonly span: Span;
+  /** Its selector, as written. */
+  readonly selector: string;
+  /** Its operator (`==`, `in`, `is empty`, …) or quantifier (`any`, `all`). */
+  readonly op: string;
+  /**
+   * What the selector read: its value (as the filter sees it: with a schema, absent fields are zero
+   * values and integers may be `bigint`), or `missing` when the path reached no value (a missing key,
+   * which gives the operator's fixed answer). Undefined when reading it raised the error.
+   */
+  readonly read: { readonly value: unknown } | { readonly missing: true } | undefined;
+  /** The literal as written (its text, after unquoting), for operators that have one. */
+  readonly literal: string | undefined;
+  /** What the leaf answered, or "error" when it raised the error. */
+  readonly outcome: boolean | "error";
+  /** The elements of the enclosing `any`/`all` it was evaluated for, outermost first: an index or a key. */
+  readonly elements: readonly (number | string)[];
+}
+
+/** What `explain` answers. */
+export interface Explanation {
+  /** What `evaluate` answers: true, false, or the error it throws (as a value). */
+  readonly result: boolean | FilterEvaluationError;
+  /** The leaves that decide the result, in evaluation order. */
+  readonly witness: readonly WitnessLeaf[];
+}
