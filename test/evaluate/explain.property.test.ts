@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compile, FilterError, print, schemas, type CompileOptions, type Explanation, type Filter, type Schema } from "../../src/index.js";
+import { compile, FilterError, print, schemas, type CompileOptions, type Explanation, type Expr, type Filter, type Schema, type WitnessLeaf } from "../../src/index.js";
 import { JOB_NAMES, NAMES, exprArb, jobArb, jsonArb } from "../support/arbitraries.js";
 
 // `explain`: its result is exactly `evaluate`'s (the answer, or the error: class, code, message and
@@ -53,6 +53,58 @@ describe.each(modes)("explain over $name", ({ names, data, schema }) => {
       }),
       { numRuns: 3_000 },
     );
+  });
+});
+
+/** The keys of the datum that the witness leaves read: the first step of their selectors (bound names excluded). */
+function rootKeys(ast: Expr, witness: readonly WitnessLeaf[]): Set<string> {
+  const starts = new Set(witness.map((l) => `${l.span.start}:${l.span.end}`));
+  const keys = new Set<string>();
+  const stack: { e: Expr; bound: ReadonlySet<string> }[] = [{ e: ast, bound: new Set() }];
+  while (stack.length > 0) {
+    const { e, bound } = stack.pop()!;
+    if (e.kind === "not") stack.push({ e: e.operand, bound });
+    else if (e.kind === "and" || e.kind === "or") for (const o of e.operands) stack.push({ e: o, bound });
+    else {
+      const first = e.selector.segments[0]?.name;
+      if (starts.has(`${e.span.start}:${e.span.end}`) && first !== undefined && !bound.has(first)) keys.add(first);
+      if (e.kind === "collection") {
+        const names = Object.entries(e.binding).flatMap(([k, v]) => (k !== "mode" && typeof v === "string" ? [v] : []));
+        stack.push({ e: e.body, bound: new Set([...bound, ...names]) });
+      }
+    }
+  }
+  return keys;
+}
+
+/** JSON objects over the expressions' names. */
+const recordArb = fc.dictionary(fc.constantFrom(...NAMES), jsonArb(NAMES), { maxKeys: 8 });
+
+describe("explain's law of sufficiency", () => {
+  it("keeping what the witness leaves read and changing everything else never changes the answer, while the same leaves decide", () => {
+    let checked = 0;
+    fc.assert(
+      fc.property(exprArb(NAMES), recordArb, recordArb, (ast, first, other) => {
+        const f = compiledOrRejected(print(ast), { check: false });
+        if (!f) return;
+        const x = f.explain(first);
+        if (typeof x.result !== "boolean") return;
+        // The witness leaves' inputs from the first datum, every other key from the other one.
+        const keep = rootKeys(f.ast, x.witness);
+        const mixed: Record<string, unknown> = {};
+        for (const [k, v] of Object.entries(other)) if (!keep.has(k)) mixed[k] = v;
+        for (const k of keep) if (Object.prototype.hasOwnProperty.call(first, k)) mixed[k] = first[k];
+        const y = f.explain(mixed);
+        if (typeof y.result !== "boolean") return;
+        const reached = x.witness.every((l) => y.witness.some((m) => m.span.start === l.span.start && m.span.end === l.span.end && JSON.stringify(m.elements) === JSON.stringify(l.elements)));
+        if (!reached) return;
+        checked++;
+        expect(y.result).toBe(x.result);
+      }),
+      { numRuns: 6_000 },
+    );
+    // The law is not vacuous: most cases reach it.
+    expect(checked).toBeGreaterThan(300);
   });
 });
 
