@@ -1,23 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compile, evaluate, FilterError, print, schemas, type CompileOptions, type Filter, type Schema } from "../../src/index.js";
-import { JOB_NAMES, NAMES, exprArb, jobArb, jsonArb } from "../support/arbitraries.js";
+import { compile, evaluate, FilterError, print, schemas, type CompileOptions } from "../../src/index.js";
+import { exprArb } from "../support/arbitraries.js";
+import { MODES, compiledOrRejected, outcome } from "../support/modes.js";
 import { reshape, type Shape } from "../support/shapes.js";
 
 // The differential law, strict: the compiled filter answers exactly as the reference interpreter
 // (src/evaluate/interpret.ts, the executable specification) — the same true or false, or the same
 // error: class, code, message and span — for every option, with and without a schema and static
 // checks, over plain data and over data that is not plain JSON.
-
-/** An outcome with everything an error says. */
-function outcome(run: () => boolean): unknown {
-  try {
-    return run();
-  } catch (e) {
-    if (!FilterError.is(e)) throw e;
-    return { name: e.name, code: e.code, message: e.message, span: e.span };
-  }
-}
 
 /** What `filter` says: the items it keeps (the same objects, in order), or its error. */
 function filterOutcome(run: () => readonly unknown[]): unknown {
@@ -34,20 +25,6 @@ function interpreterFilter(text: string, items: readonly unknown[], options: Com
   return filterOutcome(() => items.filter((d) => evaluate(text, d, options)));
 }
 
-/**
- * The compiled filter, or undefined when compiling rejects the text: a syntax error (both would reject
- * it) or, with checks on, a type error for a part that fails on every record (the static-check laws
- * cover that).
- */
-function compiledOrRejected(text: string, options: CompileOptions): Filter | undefined {
-  try {
-    return compile(text, options);
-  } catch (e) {
-    if (!FilterError.is(e) || e.name === "FilterEvaluationError") throw e;
-    return undefined;
-  }
-}
-
 /** Data that is not plain JSON (`support/shapes.ts`). */
 const SHAPES: readonly Shape[] = ["plain", "class", "null-prototype", "holes", "bigint"];
 
@@ -61,12 +38,7 @@ const optionsArb: fc.Arbitrary<CompileOptions> = fc.record(
   { requiredKeys: [] },
 );
 
-const modes: { name: string; names: readonly string[]; data: fc.Arbitrary<unknown>; schema: Schema | undefined }[] = [
-  { name: "plain JSON", names: NAMES, data: jsonArb(NAMES), schema: undefined },
-  { name: "typed job records", names: JOB_NAMES, data: jobArb, schema: schemas.job },
-];
-
-describe.each(modes)("compiled = interpreter over $name, strictly", ({ names, data, schema }) => {
+describe.each(MODES)("compiled = interpreter over $name, strictly", ({ names, data, schema }) => {
   it("the same answer, or the same error (class, code, message, span), with every option and data shape", () => {
     fc.assert(
       fc.property(exprArb(names), optionsArb, fc.constantFrom(...SHAPES), fc.array(data, { minLength: 1, maxLength: 3 }), (ast, given, shape, items) => {

@@ -1,40 +1,18 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compile, FilterError, print, schemas, type CompileOptions, type Explanation, type Expr, type Filter, type Schema, type WitnessLeaf } from "../../src/index.js";
-import { JOB_NAMES, NAMES, exprArb, jobArb, jsonArb } from "../support/arbitraries.js";
+import { compile, FilterError, print, schemas, type Explanation, type Expr, type WitnessLeaf } from "../../src/index.js";
+import { NAMES, exprArb, jsonArb } from "../support/arbitraries.js";
+import { MODES, compiledOrRejected, outcome } from "../support/modes.js";
 
 // `explain`: its result is exactly `evaluate`'s (the answer, or the error: class, code, message and
 // span), and its witness follows the reference's short-circuit order.
-
-function outcome(run: () => boolean): unknown {
-  try {
-    return run();
-  } catch (e) {
-    if (!FilterError.is(e)) throw e;
-    return { name: e.name, code: e.code, message: e.message, span: e.span };
-  }
-}
 
 function explained(x: Explanation): unknown {
   const r = x.result;
   return typeof r === "boolean" ? r : { name: r.name, code: r.code, message: r.message, span: r.span };
 }
 
-function compiledOrRejected(text: string, options: CompileOptions): Filter | undefined {
-  try {
-    return compile(text, options);
-  } catch (e) {
-    if (!FilterError.is(e) || e.name === "FilterEvaluationError") throw e;
-    return undefined;
-  }
-}
-
-const modes: { name: string; names: readonly string[]; data: fc.Arbitrary<unknown>; schema: Schema | undefined }[] = [
-  { name: "plain JSON", names: NAMES, data: jsonArb(NAMES), schema: undefined },
-  { name: "typed job records", names: JOB_NAMES, data: jobArb, schema: schemas.job },
-];
-
-describe.each(modes)("explain over $name", ({ names, data, schema }) => {
+describe.each(MODES)("explain over $name", ({ names, data, schema }) => {
   it("its result is evaluate's: the same answer, or the same error", () => {
     fc.assert(
       fc.property(exprArb(names), fc.boolean(), fc.option(fc.integer({ min: 0, max: 40 }), { nil: undefined }), data, (ast, check, maxSteps, datum) => {
