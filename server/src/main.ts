@@ -26,8 +26,13 @@ async function main(argv: readonly string[]): Promise<number> {
   try {
     const config = command.given.configFile === undefined ? undefined : await loadConfigFile(command.given.configFile);
     const options = resolveOptions(command.given, config === undefined ? {} : configOptions(config));
-    const server = await startServer(options, config);
-    for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => server.lifecycle.signal(signal));
+    // Handlers first: a signal that comes while the server starts (its "listening" line may be out
+    // already) stops it once it is up, never by the default action.
+    let server: Awaited<ReturnType<typeof startServer>> | undefined;
+    let early: string | undefined;
+    for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => (server === undefined ? (early ??= signal) : server.lifecycle.signal(signal)));
+    server = await startServer(options, config);
+    if (early !== undefined) server.lifecycle.signal(early);
     await server.lifecycle.done;
     return 0;
   } catch (e) {
