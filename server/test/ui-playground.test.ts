@@ -256,7 +256,7 @@ describe("the playground at /ui/", () => {
     await page.close();
   });
 
-  it("a row opens to its JSON, and closes again", async () => {
+  it("a row opens to why it matched (the deciding parts and what they read) and its JSON, and closes again", async () => {
     const page = await open(hashOf({ filter: '"web" in JobSummary.Summary', endpoint: "jobs", namespace: "*", per_page: "3" }));
     await settled(page);
     const row = page.locator("#items tbody tr.item").first();
@@ -268,6 +268,10 @@ describe("the playground at /ui/", () => {
     expect(item.ID).toBe(id);
     expect(Object.keys(item.JobSummary.Summary)).toContain("web");
     expect(await row.getAttribute("aria-expanded")).toBe("true");
+    // Why: the one part of the filter, true, with the keys it read.
+    const why = await page.locator("#items tbody tr.item-json ul.why li").allInnerTexts();
+    expect(why).toHaveLength(1);
+    expect(why[0]).toMatch(/^"web" in JobSummary\.Summary true: JobSummary\.Summary is \{.*"web":\{/);
     await shot(page, "row-json");
     // The keyboard closes it too.
     await row.press("Enter");

@@ -129,7 +129,7 @@ async function run(): Promise<void> {
     } else {
       results.dataset.state = "done";
       nextToken = answer.nextToken;
-      renderTable(table, r.endpoint, answer.items, readColumns(r.filter));
+      renderTable(table, r.endpoint, answer.items, readColumns(r.filter), whyOf(r.filter, r.endpoint));
       const count = span("", String(answer.items.length), "count");
       const time = span("", `${answer.ms.toFixed(1)} ms`, "elapsed");
       const token = document.createElement("code");
@@ -180,6 +180,13 @@ function readColumns(filter: string): ReadColumn[] {
     }
   }
   return [...out.values()];
+}
+
+/** How a row explains itself: the filter compiled once for the page's rows (none without a filter). */
+function whyOf(filter: string, endpoint: Endpoint): { filter: string; explain: (item: unknown) => ReturnType<ReturnType<typeof compile>["explain"]> } | undefined {
+  if (filter.trim() === "") return undefined;
+  let compiled: ReturnType<typeof compile> | undefined;
+  return { filter, explain: (item) => (compiled ??= compile(filter, { schema: schemaOf(endpoint) })).explain(item) };
 }
 
 /** The example filters of the endpoint, in the examples menu. */

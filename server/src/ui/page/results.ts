@@ -1,4 +1,5 @@
 /** The server's list endpoint, asked as the page's controls say, and its answer as a table. */
+import { stringifyJson, type Explanation, type WitnessLeaf } from "filter-expr";
 import type { Endpoint } from "./state.js";
 
 export interface ListRequest {
@@ -83,12 +84,44 @@ function valueAt(item: unknown, keys: readonly string[]): unknown {
   return v;
 }
 
+/** What a witness leaf read, for people. */
+function readText(leaf: WitnessLeaf): string {
+  if (leaf.read === undefined) return "";
+  if ("missing" in leaf.read) return `${leaf.selector} is missing`;
+  return `${leaf.selector} is ${stringifyJson(leaf.read.value === undefined ? null : leaf.read.value)}`;
+}
+
+/** Why an item matched: each deciding part of the filter, its outcome and the value it read. */
+function whyList(x: Explanation, filter: string): HTMLElement {
+  const list = document.createElement("ul");
+  list.className = "why";
+  for (const leaf of x.witness) {
+    const li = document.createElement("li");
+    const code = document.createElement("code");
+    code.textContent = filter.slice(leaf.span.start, leaf.span.end);
+    const outcome = document.createElement("span");
+    outcome.className = `outcome ${String(leaf.outcome)}`;
+    outcome.textContent = String(leaf.outcome);
+    const elements = leaf.elements.length === 0 ? "" : ` (element ${leaf.elements.map((e) => stringifyJson(e)).join(", ")})`;
+    li.append(code, " ", outcome, `: ${readText(leaf)}${elements}`);
+    list.append(li);
+  }
+  return list;
+}
+
 /**
  * Fills the table with the items: the endpoint's columns, then one for each selector the filter reads
  * that is not one of them (`JobSummary.Summary["web"].Running`). A row opens (click, Enter or Space)
- * to the item's JSON in a row below it.
+ * to why it matched (`explain`: the parts of the filter that decided it and what they read) and the
+ * item's JSON, in a row below it.
  */
-export function renderTable(table: HTMLTableElement, endpoint: Endpoint, items: readonly Record<string, unknown>[], read: readonly ReadColumn[] = []): void {
+export function renderTable(
+  table: HTMLTableElement,
+  endpoint: Endpoint,
+  items: readonly Record<string, unknown>[],
+  read: readonly ReadColumn[] = [],
+  why?: { readonly filter: string; readonly explain: (item: unknown) => Explanation },
+): void {
   const fixed = COLUMNS[endpoint];
   const columns: ReadColumn[] = [...fixed.map((c) => ({ label: c, keys: [c] })), ...read.filter((r) => !(r.keys.length === 1 && fixed.includes(r.keys[0]!)))];
   const head = document.createElement("tr");
@@ -125,6 +158,7 @@ export function renderTable(table: HTMLTableElement, endpoint: Endpoint, items: 
       td.colSpan = columns.length;
       const pre = document.createElement("pre");
       pre.textContent = JSON.stringify(item, null, 2);
+      if (why !== undefined) td.append(whyList(why.explain(item), why.filter));
       td.append(pre);
       detail.append(td);
       tr.after(detail);
