@@ -5,7 +5,7 @@
 // In the tarball: no `prepare` (it builds a git checkout; a tarball holds the build already, and npm asks
 // users to approve any install script), no workspaces or install-script approvals (the repository's own),
 // and the server's workspace dependency on the library (`file:..`) becomes the library's version range.
-import { copyFileSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const manifest = join(process.cwd(), "package.json");
@@ -16,6 +16,9 @@ const mode = process.argv[2];
 if (existsSync(kept)) renameSync(kept, manifest); // an earlier pack that did not finish
 if (mode === "write") {
   copyFileSync(manifest, kept);
+  // The copy keeps the manifest's times, so that it goes back unchanged (build-if-stale.mjs reads them).
+  const { atime, mtime } = statSync(manifest);
+  utimesSync(kept, atime, mtime);
   const pkg = JSON.parse(readFileSync(manifest, "utf8"));
   delete pkg.scripts?.prepare;
   delete pkg.workspaces;
