@@ -2,7 +2,7 @@
  * The build `npm ci` runs in a checkout (`prepare`): what `npm start` needs, quietly, without the type
  * declarations that nothing at run time reads. It runs here as npm runs it (the same script, npm's
  * variables), in a copy of the sources, so that this checkout's `dist/` is left alone. (`npm pack`
- * builds everything in `prepack`; test/package.test.ts type-checks the declarations of the tarball.)
+ * builds everything in `prepack` when `dist/` is stale; test/package.test.ts type-checks the tarball's declarations.)
  */
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, symlinkSync } from "node:fs";
