@@ -66,7 +66,7 @@ interface Node {
   readonly k: number;
   readonly kids: Node[];
   rule: number;
-  /** On the sequence through which a rule recurses on itself last (`tailPaths`): that rule; else -1. */
+  /** On the sequence through which a rule recurses on itself last (`chains`): that rule; else -1. */
   tail: number;
   readonly lit: readonly number[];
   readonly test: ((cp: number) => boolean) | undefined;
@@ -84,11 +84,10 @@ interface Machine {
   readonly windows: WindowMemo;
   /**
    * For a memoised rule that recurses on itself last (`OrExpression <- AndExpression _ "or" _
-   * OrExpression / …`): the nodes from its body down to that sequence (choice, action, sequence).
+   * OrExpression / …`): the frame that stands for a run of its levels (`CHAIN`), its recursive
+   * reference, and the frames from its body down to that sequence (choice, action, sequence).
    */
-  readonly tailPaths: readonly (readonly Node[] | undefined)[];
-  /** For such a rule, the frame that stands for a run of its levels (`CHAIN`), and its recursive reference. */
-  readonly chains: readonly ({ readonly frame: Node; readonly ref: Node } | undefined)[];
+  readonly chains: readonly ({ readonly frame: Node; readonly ref: Node; readonly depth: number } | undefined)[];
   /** The steps such a rule takes up to its recursion, and where that starts, by the window it read. */
   readonly tails: WindowMemo;
 }
@@ -145,30 +144,21 @@ function build(rules: readonly PegRule[]): Machine {
   const bodies = rules.map((r) => conv(r.expr));
   bodies.forEach(collect);
   const memo = rules.map((r) => MEMOISED.has(r.name));
-  const tailPaths = bodies.map((body, rule) => {
+  const chains = bodies.map((body, rule) => {
     if (!memo[rule]) return undefined;
-    const path: Node[] = [];
-    for (let n = body; ; n = n.kids[0]!) {
-      path.push(n);
+    for (let n = body, depth = 1; ; n = n.kids[0]!, depth++) {
       if (n.k === SEQ) {
-        let last = n.kids[n.kids.length - 1]!;
-        while (last.k === PASS) last = last.kids[0]!;
-        if (last.k !== REF || last.rule !== rule) return undefined;
+        let ref = n.kids[n.kids.length - 1]!;
+        while (ref.k === PASS) ref = ref.kids[0]!;
+        if (ref.k !== REF || ref.rule !== rule) return undefined;
         n.tail = rule;
-        return path;
+        const frame: Node = { k: CHAIN, kids: [], rule, tail: -1, lit: [], test: undefined };
+        return { frame, ref, depth };
       }
       if (n.k !== CHOICE && n.k !== PASS) return undefined;
     }
   });
-  const chains = tailPaths.map((path, rule) => {
-    if (path === undefined) return undefined;
-    const seq = path[path.length - 1]!;
-    let ref = seq.kids[seq.kids.length - 1]!;
-    while (ref.k === PASS) ref = ref.kids[0]!;
-    const frame: Node = { k: CHAIN, kids: [], rule, tail: -1, lit: [], test: undefined };
-    return { frame, ref };
-  });
-  return { bodies, names: rules.map((r) => r.display || r.name), memo, litChars, classTests, codes: new ClassCodes(), windows: new WindowMemo(rules.length), tailPaths, chains, tails: new WindowMemo(rules.length) };
+  return { bodies, names: rules.map((r) => r.display || r.name), memo, litChars, classTests, codes: new ClassCodes(), windows: new WindowMemo(rules.length), chains, tails: new WindowMemo(rules.length) };
 }
 
 /** Longest window (in characters) memoised by content; longer ones are only memoised by position. */
@@ -428,8 +418,6 @@ function replay(m: Machine, cps: Int32Array, at: Int32Array | undefined, classes
           continue;
         case REF: {
           const rule = node.rule;
-          /** The rule's state where it recurses on itself, taken from a window read before. */
-          let tail: WindowResult | undefined;
           if (m.memo[rule]) {
             const r = memo.get(rule * stride + pos);
             if (r !== undefined) {
@@ -541,7 +529,7 @@ function replay(m: Machine, cps: Int32Array, at: Int32Array | undefined, classes
           pos = fCur[top] = rEnd;
           if (f.tail >= 0 && fI[top] === f.kids.length - 1) {
             // The rule recurses on itself next: its state so far depends only on what it read.
-            const ref = top - m.tailPaths[f.tail]!.length;
+            const ref = top - m.chains[f.tail]!.depth;
             let steps = 0;
             for (let d = ref; d <= top; d++) steps += fSteps[d]!;
             m.tails.add(f.tail, classes, fStart[ref]!, reach, rEnd - fStart[ref]!, steps);
