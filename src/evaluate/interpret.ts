@@ -115,6 +115,8 @@ function evaluate(root: Expr, ctx: Context, rootScope: Scope | undefined, witnes
   /** With a trace: the witness of `result`. */
   let w: WitnessLeaf[] = [];
   const tracing = ctx.trace !== undefined;
+  /** The scope of an any/all's next element; with a trace, a failure there is the collection's. */
+  const enter = (c: CollectionFrame): Scope | undefined => (tracing ? traced(ctx, () => ({ ...c.seen[0]!, outcome: "error" }), () => visit(c, ctx)) : visit(c, ctx));
   for (;;) {
     // Descend into e: a run of `not`s is one negation or none.
     let negated = false;
@@ -142,7 +144,7 @@ function evaluate(root: Expr, ctx: Context, rootScope: Scope | undefined, witnes
           if (tracing) w = [collectionLeaf(e, stack, MISSING, f)];
         } else if (f.i < (f.list ?? f.keys).length) {
           stack.push(f);
-          scope = tracing ? traced(ctx, f.seen[0]!, () => visit(f, ctx)) : visit(f, ctx);
+          scope = enter(f);
           e = f.e.body;
           continue;
         } else {
@@ -175,7 +177,7 @@ function evaluate(root: Expr, ctx: Context, rootScope: Scope | undefined, witnes
           const c = f as CollectionFrame;
           if (result !== c.any && ++c.i < (c.list ?? c.keys).length) {
             if (tracing) c.seen.push(...w);
-            scope = tracing ? traced(ctx, c.seen[0]!, () => visit(c, ctx)) : visit(c, ctx);
+            scope = enter(c);
             e = c.e.body;
             break descend;
           }
@@ -194,8 +196,7 @@ function evaluate(root: Expr, ctx: Context, rootScope: Scope | undefined, witnes
 }
 
 /** The state of an any/all about to visit its first element, or its answer when there is none to visit. */
-function startCollection(e: CollectionExpr, ctx: Context, scope: Scope | undefined, negated: boolean): CollectionFrame | boolean {
-  const target = select(e, ctx, scope);
+function startCollection(e: CollectionExpr, ctx: Context, scope: Scope | undefined, negated: boolean, target = select(e, ctx, scope)): CollectionFrame | boolean {
   if (target === MISSING) return COLLECTION_MISSING[e.quantifier];
   const kind = kindOf(target.type, target.value);
   if (kind !== "list" && kind !== "map") {
@@ -230,7 +231,11 @@ function startCollection(e: CollectionExpr, ctx: Context, scope: Scope | undefin
 /** The elements of the collections being iterated around a leaf, outermost first. */
 function elementsOf(stack: readonly (JunctionFrame | CollectionFrame)[]): (number | string)[] {
   const out: (number | string)[] = [];
-  for (const f of stack) if (!("operands" in f.e)) out.push((f as CollectionFrame).list ? (f as CollectionFrame).i : (f as CollectionFrame).keys[(f as CollectionFrame).i]!);
+  for (const f of stack) {
+    if ("operands" in f.e) continue;
+    const c = f as CollectionFrame;
+    out.push(c.list ? c.i : c.keys[c.i]!);
+  }
   return out;
 }
 
@@ -238,12 +243,12 @@ function readOf(target: Typed | typeof MISSING | undefined): WitnessLeaf["read"]
   return target === undefined ? undefined : target === MISSING ? { missing: true } : { value: target.value };
 }
 
-/** `f()`; should it throw, `leaf` (with outcome "error") is the failing leaf. */
-function traced<T>(ctx: Context, leaf: WitnessLeaf, f: () => T): T {
+/** `f()`; should it throw, the leaf `failing()` gives is the one that raised the error. */
+function traced<T>(ctx: Context, failing: () => WitnessLeaf, f: () => T): T {
   try {
     return f();
   } catch (e) {
-    ctx.trace!.failing ??= { ...leaf, outcome: "error" };
+    ctx.trace!.failing ??= failing();
     throw e;
   }
 }
@@ -261,12 +266,7 @@ function traceMatch(e: MatchExpr, ctx: Context, scope: Scope | undefined, stack:
     outcome,
     elements: elementsOf(stack),
   });
-  try {
-    return leaf(evaluateMatch(e, ctx, scope, seen));
-  } catch (err) {
-    ctx.trace!.failing ??= leaf("error");
-    throw err;
-  }
+  return leaf(traced(ctx, () => leaf("error"), () => evaluateMatch(e, ctx, scope, seen)));
 }
 
 function collectionLeaf(e: CollectionExpr, stack: readonly (JunctionFrame | CollectionFrame)[], target: Typed | typeof MISSING | undefined, outcome: boolean | "error"): WitnessLeaf {
@@ -275,15 +275,9 @@ function collectionLeaf(e: CollectionExpr, stack: readonly (JunctionFrame | Coll
 
 /** `startCollection` with the collection's own leaf first in the frame's `seen` (its outcome the quantifier's empty answer until decided). */
 function traceCollection(e: CollectionExpr, ctx: Context, scope: Scope | undefined, negated: boolean, stack: readonly (JunctionFrame | CollectionFrame)[]): CollectionFrame | boolean {
-  let target: Typed | typeof MISSING | undefined;
-  try {
-    target = select(e, ctx, scope);
-  } catch (err) {
-    ctx.trace!.failing ??= collectionLeaf(e, stack, undefined, "error");
-    throw err;
-  }
+  const target = traced(ctx, () => collectionLeaf(e, stack, undefined, "error"), () => select(e, ctx, scope));
   const leaf = collectionLeaf(e, stack, target, e.quantifier === "all");
-  const f = traced(ctx, leaf, () => startCollection(e, ctx, scope, negated));
+  const f = traced(ctx, () => ({ ...leaf, outcome: "error" }), () => startCollection(e, ctx, scope, negated, target));
   if (typeof f !== "boolean") f.seen.push(leaf);
   return f;
 }
