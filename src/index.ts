@@ -40,7 +40,7 @@ export { schemas, t, typeName, fieldOf, type Schema, type Type, type RecordType 
 export type { JobListStub, JobSummary, JobChildrenSummary, TaskGroupSummary, Multiregion, Deployment, DeploymentState } from "./semantics/records.js";
 export { checkAst } from "./semantics/check.js";
 export { interpret } from "./evaluate/interpret.js";
-export type { Explanation, WitnessLeaf } from "./evaluate/explain.js";
+export { leafReading, type Explanation, type WitnessLeaf } from "./evaluate/explain.js";
 export type { EvaluateOptions } from "./evaluate/common.js";
 export type { EvaluationBudget } from "./evaluate/budget.js";
 export type { PlanNode } from "./evaluate/compile.js";

@@ -11,8 +11,8 @@
  * The witness comes from the interpreter (`interpret.ts`, with a trace), whose answers and errors the
  * compiled filter shares (the differential property tests).
  */
-import type { Span } from "../errors.js";
-import type { FilterEvaluationError } from "../errors.js";
+import type { FilterEvaluationError, Span } from "../errors.js";
+import { stringifyJson } from "../sql/stringify.js";
 
 /** One leaf that took part in an answer. */
 export interface WitnessLeaf {
@@ -45,3 +45,15 @@ export interface Explanation {
   /** The leaves that decide the result, in evaluation order. */
   readonly witness: readonly WitnessLeaf[];
 }
+
+/**
+ * What a leaf read, in words, for reports: `Status is "running"`, `a.b is missing`, then the elements
+ * it was evaluated for (`(element "web")`); only those when reading raised the error.
+ */
+export function leafReading(leaf: WitnessLeaf): string {
+  const elements = leaf.elements.length === 0 ? "" : `(element ${leaf.elements.map((e) => stringifyJson(e)).join(", ")})`;
+  if (leaf.read === undefined) return elements;
+  const value = "missing" in leaf.read ? "missing" : stringifyJson(leaf.read.value === undefined ? null : leaf.read.value);
+  return `${leaf.selector} is ${value}${elements === "" ? "" : ` ${elements}`}`;
+}
+

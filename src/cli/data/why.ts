@@ -3,23 +3,15 @@
  * expression's code frame with a caret under each witness leaf and what the leaf read; with
  * `--format json`, one object an item with the witness.
  */
-import { renderCodeFrame, stringifyJson, type Explanation, type WitnessLeaf } from "../../index.js";
+import { leafReading, renderCodeFrame, stringifyJson, type Explanation, type WitnessLeaf } from "../../index.js";
 import type { Style } from "../style.js";
 import type { RawItem } from "./split.js";
 
-/** What a leaf read, for people: `"running"`, `missing`, or nothing when reading failed. */
-function readText(leaf: WitnessLeaf): string {
-  if (leaf.read === undefined) return "";
-  if ("missing" in leaf.read) return "missing";
-  return stringifyJson(leaf.read.value === undefined ? null : leaf.read.value);
-}
-
 /** One leaf: its code frame, the caret line saying its outcome and what it read. */
 function leafText(leaf: WitnessLeaf, expression: string, style: Style): string {
-  const read = readText(leaf);
-  const where = leaf.elements.length === 0 ? "" : ` (element ${leaf.elements.map((e) => stringifyJson(e)).join(", ")})`;
+  const read = leafReading(leaf);
   const outcome = leaf.outcome === "error" ? style.error("error") : leaf.outcome ? style.ok("true") : style.warning("false");
-  const note = `${outcome}${read === "" ? "" : `: ${leaf.selector} is ${read}`}${where}`;
+  const note = `${outcome}${read === "" ? "" : leaf.read === undefined ? ` ${read}` : `: ${read}`}`;
   return renderCodeFrame(expression, leaf.span, note)
     .split("\n")
     .map((line) => `  ${line}`)

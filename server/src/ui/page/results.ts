@@ -1,5 +1,5 @@
 /** The server's list endpoint, asked as the page's controls say, and its answer as a table. */
-import { stringifyJson, type Explanation, type WitnessLeaf } from "filter-expr";
+import { leafReading, type Explanation } from "filter-expr";
 import type { Endpoint } from "./state.js";
 
 export interface ListRequest {
@@ -84,13 +84,6 @@ function valueAt(item: unknown, keys: readonly string[]): unknown {
   return v;
 }
 
-/** What a witness leaf read, for people. */
-function readText(leaf: WitnessLeaf): string {
-  if (leaf.read === undefined) return "";
-  if ("missing" in leaf.read) return `${leaf.selector} is missing`;
-  return `${leaf.selector} is ${stringifyJson(leaf.read.value === undefined ? null : leaf.read.value)}`;
-}
-
 /** Why an item matched: each deciding part of the filter, its outcome and the value it read. */
 function whyList(x: Explanation, filter: string): HTMLElement {
   const list = document.createElement("ul");
@@ -102,8 +95,8 @@ function whyList(x: Explanation, filter: string): HTMLElement {
     const outcome = document.createElement("span");
     outcome.className = `outcome ${String(leaf.outcome)}`;
     outcome.textContent = String(leaf.outcome);
-    const elements = leaf.elements.length === 0 ? "" : ` (element ${leaf.elements.map((e) => stringifyJson(e)).join(", ")})`;
-    li.append(code, " ", outcome, `: ${readText(leaf)}${elements}`);
+    const read = leafReading(leaf);
+    li.append(code, " ", outcome, read === "" ? "" : `: ${read}`);
     list.append(li);
   }
   return list;
