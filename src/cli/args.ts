@@ -76,6 +76,23 @@ Examples:
   curl -s localhost:4646/v1/jobs | filter-check --schema job --data - --count 'Type == batch'
 `;
 
+/** The options `parseArgs` takes. */
+const OPTIONS = {
+  schema: { type: "string" },
+  format: { type: "string" },
+  data: { type: "string" },
+  count: { type: "boolean" },
+  why: { type: "boolean" },
+  explain: { type: "boolean" },
+  sql: { type: "string" },
+  fix: { type: "boolean" },
+  file: { type: "string", multiple: true },
+  strict: { type: "boolean" },
+  "no-warnings": { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "v" },
+} as const;
+
 /** Parses `argv` (without the node and script paths). Throws `UsageError`. */
 export function parseCommandLine(argv: readonly string[]): Options {
   let parsed;
@@ -84,21 +101,7 @@ export function parseCommandLine(argv: readonly string[]): Options {
       args: [...argv],
       strict: true,
       allowPositionals: true,
-      options: {
-        schema: { type: "string" },
-        format: { type: "string" },
-        data: { type: "string" },
-        count: { type: "boolean" },
-        why: { type: "boolean" },
-        explain: { type: "boolean" },
-        sql: { type: "string" },
-        fix: { type: "boolean" },
-        file: { type: "string", multiple: true },
-        strict: { type: "boolean" },
-        "no-warnings": { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-        version: { type: "boolean", short: "v" },
-      },
+      options: OPTIONS,
     });
   } catch (e) {
     throw new UsageError(withSuggestion(cleanParseArgsMessage(e instanceof Error ? e.message : String(e))));
@@ -141,7 +144,7 @@ export function parseCommandLine(argv: readonly string[]): Options {
 }
 
 /** The options, as typed on the command line. */
-const OPTION_NAMES = ["--schema", "--format", "--data", "--count", "--why", "--explain", "--sql", "--fix", "--file", "--strict", "--no-warnings", "--help", "--version"];
+const OPTION_NAMES = Object.keys(OPTIONS).map((name) => `--${name}`);
 
 /** An unknown option's message with the closest known option, as eslint words it. */
 function withSuggestion(message: string): string {

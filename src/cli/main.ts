@@ -171,7 +171,7 @@ function failureText(
   if (outcome.kind === "evaluation-error") {
     const { error, item } = outcome;
     if (options.format === "json") {
-      return `${JSON.stringify({ expression: report.expression.text, item: item.index, dataLine: item.line, error: jsonError(fromError(error, schema), report.expression.text, report.expression) })}\n`;
+      return `${JSON.stringify({ expression: report.expression.text, item: item.index, dataLine: item.line, error: jsonError(fromError(error, schema), report.expression) })}\n`;
     }
     const where = `item ${item.index} (${dataName}, line ${item.line}): `;
     return `${diagnosticText(fromError(error, schema), report.expression.text, style, "", where, report.expression)}\n`;

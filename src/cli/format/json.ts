@@ -39,10 +39,10 @@ export interface JsonWarning extends JsonError {
   readonly hint: string;
 }
 
-/** An error of `expression` (which holds `source`), its positions in the expression's input. */
-export function jsonError(d: Diagnostic, source: string, expression?: Expression): JsonError {
-  const end = lineColumn(source, d.span.end);
-  const first = (expression?.line ?? 1) - 1;
+/** An error of `expression`, its positions in the expression's input. */
+export function jsonError(d: Diagnostic, expression: Expression): JsonError {
+  const end = lineColumn(expression.text, d.span.end);
+  const first = expression.line - 1;
   return {
     code: d.code,
     message: d.message,
@@ -56,8 +56,8 @@ export function jsonError(d: Diagnostic, source: string, expression?: Expression
   };
 }
 
-export function jsonWarning(d: Diagnostic, source: string, expression?: Expression): JsonWarning {
-  const { code, message, ...rest } = jsonError(d, source, expression);
+export function jsonWarning(d: Diagnostic, expression: Expression): JsonWarning {
+  const { code, message, ...rest } = jsonError(d, expression);
   return { code, message, hint: d.hint ?? "", ...rest };
 }
 
@@ -69,8 +69,8 @@ export function reportJson(report: Report, explain: { ast?: Ast; plan?: PlanNode
     filePath: expression.file ?? null,
     line: expression.line,
     valid: report.valid,
-    errors: report.errors.map((d) => jsonError(d, expression.text, expression)),
-    warnings: report.warnings.map((d) => jsonWarning(d, expression.text, expression)),
+    errors: report.errors.map((d) => jsonError(d, expression)),
+    warnings: report.warnings.map((d) => jsonWarning(d, expression)),
   };
   if ("ast" in explain) out.ast = explain.ast ?? null;
   if ("plan" in explain) out.plan = explain.plan ?? null;
