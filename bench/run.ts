@@ -3,7 +3,7 @@
  *  1. parse time per expression for Q1–Q6;
  *  2. for Q1–Q6 and a few mixed filters over 100,000 generated job list entries: `filter(items)`
  *     against `items.filter(handWritten)`, and `evaluate` per item against the hand-written predicate
- *     per item, on plain JSON and with the job schema;
+ *     per item, on plain JSON and with the job schema; `explain` per item against `evaluate`;
  *  3. cold compile (parse + check + compile) of a distinct expression each time, against cel-js's
  *     parse + type check of the same tests in CEL, and its growth with the expression's size
  *     (or-chains of 10, 100 and 1,000 matches, with and without the replay of the reference's parse
@@ -58,6 +58,12 @@ for (const q of QUERIES) lines.push(`  ${q.id}  ${(1e6 / ops(parseSummary, q.id)
 type Ratios = { json: number[]; typed: number[] };
 const filterRatios: Ratios = { json: [], typed: [] };
 const itemRatios: Ratios = { json: [], typed: [] };
+const explainRatios: Ratios = { json: [], typed: [] };
+/** A predicate through `explain`: its result, and its witness touched (a true result always has one). */
+const explained = (f: { explain: (j: Record<string, unknown>) => { result: unknown; witness: readonly unknown[] } }) => (j: Record<string, unknown>) => {
+  const x = f.explain(j);
+  return x.result === true && x.witness.length > 0;
+};
 lines.push("100,000 job list entries (time per item; ratio to hand-written code in the same run):");
 lines.push("  filter(items) against items.filter(hand-written) | evaluate(item) against hand-written(item), both in a loop");
 for (const q of [...QUERIES, ...MIXED]) {
@@ -79,6 +85,8 @@ for (const q of [...QUERIES, ...MIXED]) {
     b.add("hand-written per item", count(hand), options),
     b.add("evaluate, JSON", count(json.evaluate), options),
     b.add("evaluate, typed", count(typed.evaluate), options),
+    b.add("explain, JSON", count(explained(json)), options),
+    b.add("explain, typed", count(explained(typed)), options),
     b.cycle(),
     save(`filter-${q.id}`),
   )) as unknown as Summary;
@@ -89,9 +97,12 @@ for (const q of [...QUERIES, ...MIXED]) {
   filterRatios.typed.push(ratio("filter, typed", "hand-written filter"));
   itemRatios.json.push(ratio("evaluate, JSON", "hand-written per item"));
   itemRatios.typed.push(ratio("evaluate, typed", "hand-written per item"));
+  explainRatios.json.push(ratio("explain, JSON", "evaluate, JSON"));
+  explainRatios.typed.push(ratio("explain, typed", "evaluate, typed"));
   lines.push(
     `  ${q.id}  filter: hand ${ns("hand-written filter").toFixed(1)} ns  JSON ${cell("filter, JSON", "hand-written filter")}  typed ${cell("filter, typed", "hand-written filter")}` +
-      `  | evaluate: hand ${ns("hand-written per item").toFixed(1)} ns  JSON ${cell("evaluate, JSON", "hand-written per item")}  typed ${cell("evaluate, typed", "hand-written per item")}  [${counts[0]} match]`,
+      `  | evaluate: hand ${ns("hand-written per item").toFixed(1)} ns  JSON ${cell("evaluate, JSON", "hand-written per item")}  typed ${cell("evaluate, typed", "hand-written per item")}  [${counts[0]} match]` +
+      `  | explain: JSON ${cell("explain, JSON", "evaluate, JSON")}  typed ${cell("explain, typed", "evaluate, typed")} (ratio to evaluate)`,
   );
 }
 const geomean = (xs: number[]) => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length);
@@ -102,6 +113,7 @@ const summary = (r: Ratios, label: string) => {
 lines.push("  geometric means of the ratios:");
 lines.push(summary(filterRatios, "filter  "));
 lines.push(summary(itemRatios, "evaluate"));
+lines.push(summary(explainRatios, "explain (to evaluate)"));
 
 // 3. Cold compile of distinct expressions, against cel-js's parse + type check of the same tests in
 // CEL (an Environment declaring the job's fields), which is what a compile must at least do.

@@ -13,6 +13,7 @@ import type { EvaluationBudget } from "./evaluate/budget.js";
 import type { EvaluateOptions } from "./evaluate/common.js";
 import { explainInterpreted, interpret } from "./evaluate/interpret.js";
 import type { Explanation } from "./evaluate/explain.js";
+import { compileTrace, type Tracer } from "./evaluate/trace.js";
 import { SETTINGS, type FilterSettings } from "./evaluate/settings.js";
 import { checkAst } from "./semantics/check.js";
 import { ANY, type Schema, type Type } from "./semantics/schema.js";
@@ -106,7 +107,7 @@ export interface Filter<T = unknown> {
   /**
    * Why `datum` matches or not: what `evaluate` answers (true, false, or the error it throws, as a
    * value) and its witness, the leaves that decide it, each with the value it read (docs/api.md).
-   * Evaluated by the interpreter: slower than `evaluate`, meant for people and tools.
+   * Compiled on first use; an error's witness and a budget's charges come from the interpreter.
    */
   explain(datum: T, budget?: EvaluationBudget): Explanation;
   /** The optimized plan, for people (`filter-check --explain`). */
@@ -122,6 +123,8 @@ class CompiledFilter<T> implements Filter<T> {
   /** How it was compiled, for `FilterTable` (`evaluate/settings.ts`). */
   readonly [SETTINGS]: FilterSettings;
   readonly #program: CompiledProgram;
+  /** The compiled `explain`, built on first use. */
+  #trace: Tracer | undefined;
 
   constructor(expression: string, ast: Ast, schema: Schema | undefined, program: CompiledProgram, settings: FilterSettings) {
     this.#program = program;
@@ -137,7 +140,13 @@ class CompiledFilter<T> implements Filter<T> {
 
   explain(datum: T, budget?: EvaluationBudget): Explanation {
     const { root, options, maxSteps } = this[SETTINGS];
-    return explainInterpreted(this.ast, this.expression, datum, root, options, budget ?? (maxSteps === undefined ? undefined : { steps: maxSteps }));
+    const steps = budget ?? (maxSteps === undefined ? undefined : { steps: maxSteps });
+    // Compiled (`evaluate/trace.ts`) without a budget; the interpreter finds an error's leaf and charges a budget.
+    if (steps === undefined) {
+      const explained = (this.#trace ??= compileTrace(this.ast, this.expression, root, options))(datum);
+      if (explained !== undefined) return explained;
+    }
+    return explainInterpreted(this.ast, this.expression, datum, root, options, steps);
   }
 
   filter<U extends T>(items: Iterable<U>): U[] {

@@ -41,11 +41,11 @@ import { interpret } from "./interpret.js";
 import { compilePattern, type Pattern } from "../semantics/regex.js";
 
 /** Values bound by collection expressions, by slot (allocated by the outermost collection). */
-type Frame = Typed[];
+export type Frame = Typed[];
 /** A compiled predicate over the raw datum. */
 export type Predicate = (datum: unknown, frame?: Frame) => boolean;
 /** A compiled selector: the typed value it reaches, or `MISSING`. */
-type Reader = (datum: unknown, frame?: Frame) => unknown;
+export type Reader = (datum: unknown, frame?: Frame) => unknown;
 
 /** A readable description of the compiled plan, for `--explain` (labels are built when read); `String(plan)` draws it as an indented tree. */
 export interface PlanNode {
@@ -108,7 +108,7 @@ function batchOf(c: Compiled): Batch {
   return c.batch ? c.batch() : perItem(c.run);
 }
 
-interface Env {
+export interface Env {
   readonly source: string;
   readonly root: Type;
   readonly options: EvaluateOptions;
@@ -141,7 +141,7 @@ const hasOwn = Object.prototype.hasOwnProperty;
 export function compileAst(ast: Expr, source: string, root: Type, options: EvaluateOptions = {}): CompiledProgram {
   // Closures nest as deep as the collections do; past this depth (beyond what the reference's parse
   // budget lets through) the program runs the interpreter, whose stack is on the heap.
-  if (source.length > MAX_COMPILED_NESTING * 10 && collectionDepth(ast) > MAX_COMPILED_NESTING) {
+  if (!closable(ast, source)) {
     const run = (d: unknown, budget?: EvaluationBudget) => interpret(ast, source, d, root, options, budget);
     return {
       run,
@@ -149,8 +149,8 @@ export function compileAst(ast: Expr, source: string, root: Type, options: Evalu
       plan: planNode(() => `interpreted: collections nested deeper than ${MAX_COMPILED_NESTING}`, 20, false, []),
     };
   }
-  const meter: Env["meter"] = { budget: undefined };
-  const env: Env = { source, root, options, scope: [], layout: { slots: 0 }, rootValue: rootNormalizer(root), meter, outermost: undefined, top: ast.span };
+  const env = newEnv(ast, source, root, options);
+  const meter = env.meter;
   const c = compileExpr(ast, env, false);
   const run = c.run;
   const topSteps = levelMatches(ast);
@@ -168,6 +168,11 @@ export function compileAst(ast: Expr, source: string, root: Type, options: Evalu
   let batch: Batch | undefined;
   const filter = <T>(items: readonly T[]): T[] => filterInChunks(items, (batch ??= batchOf(c)), run);
   return { run: budgeted, filter, plan: c.plan };
+}
+
+/** False when collections nest deeper than closures may (the program then runs the interpreter). */
+export function closable(ast: Expr, source: string): boolean {
+  return source.length <= MAX_COMPILED_NESTING * 10 || collectionDepth(ast) <= MAX_COMPILED_NESTING;
 }
 
 /** Nesting of collection bodies the compiler turns into closures (the reference's budget allows about 1,500). */
@@ -196,6 +201,11 @@ export function collectionDepth(e: Expr): number {
     }
   }
   return max;
+}
+
+/** The environment of a whole expression: no bound names, no frame slots yet, no budget running. */
+export function newEnv(ast: Expr, source: string, root: Type, options: EvaluateOptions): Env {
+  return { source, root, options, scope: [], layout: { slots: 0 }, rootValue: rootNormalizer(root), meter: { budget: undefined }, outermost: undefined, top: ast.span };
 }
 
 function rootNormalizer(root: Type): (d: unknown) => unknown {
@@ -355,7 +365,7 @@ interface CompiledSelector {
 /** One compiled step: typed value in, typed value (or `MISSING`) out; throws on failure. */
 type StepFn = (v: unknown) => unknown;
 
-function compileSelector(owner: MatchExpr | CollectionExpr, env: Env): CompiledSelector {
+export function compileSelector(owner: MatchExpr | CollectionExpr, env: Env): CompiledSelector {
   const sel = owner.selector;
   const keys = selectorKeys(sel);
   const site = { source: env.source, span: owner.span };
@@ -545,16 +555,16 @@ function chain(steps: StepFn[]): Reader {
 // ---------------------------------------------------------------------------------------------
 // Matches
 
-function compileMatch(e: MatchExpr, env: Env, negate: boolean): Compiled {
-  const info = OPERATORS[e.op];
+export function compileMatch(e: MatchExpr, env: Env, negate: boolean): Compiled {
+  const { info, sel, m } = matchInput(e, env);
   const negated = info.negated !== negate;
   const missing = negate ? !info.missing : info.missing;
-  const site: Site = { source: env.source, span: e.span, selector: selectorSource(e.selector), op: e.op };
-  const sel = compileSelector(e, env);
-  const lit = literalValue(e.value?.text ?? "");
-  const pattern = info.base === "matches" ? budgetedPattern(e, env) : undefined;
-  if (sel.dynamic) return dynamicMatch(e, sel.read, info.base, negated, missing, site, lit, pattern);
-  const m: TestInput = { site, type: sel.type, lit, pattern };
+  const pattern = m.pattern;
+  if (sel.dynamic) {
+    const decide = dynamicDecision(info.base, m, negated, missing);
+    const read = sel.read;
+    return { run: (d, f) => decide(read(d, f)), plan: planNode(() => `${matchText(e)}   [${info.base} on a bound value]`, OPERATIONS[info.base].cost, false, [], pattern !== undefined) };
+  }
   const known = staticTest(info.base, m);
   // The operator's test from the table: built once (`known`) when every kind the static type allows is
   // accepted and cannot fail, else a test that dispatches on the value's kind.
@@ -593,18 +603,41 @@ function generalMatch(sel: CompiledSelector, test: Test, negated: boolean, missi
   };
 }
 
-/** A match whose operand's type is known only at run time (a bound name of a dynamic collection). */
-function dynamicMatch(e: MatchExpr, read: Reader, base: BaseOp, negated: boolean, missing: boolean, site: Site, lit: LiteralValue, pattern: Pattern | undefined): Compiled {
+/** A match's operator, its selector compiled, and the input of its operator's test. */
+function matchInput(e: MatchExpr, env: Env): { info: (typeof OPERATORS)[keyof typeof OPERATORS]; sel: CompiledSelector; m: TestInput } {
+  const info = OPERATORS[e.op];
+  const sel = compileSelector(e, env);
+  const site: Site = { source: env.source, span: e.span, selector: selectorSource(e.selector), op: e.op };
+  const pattern = info.base === "matches" ? budgetedPattern(e, env) : undefined;
+  return { info, sel, m: { site, type: sel.type, lit: literalValue(e.value?.text ?? ""), pattern } };
+}
+
+/**
+ * The answer of a match whose operand's type is known only at run time (a bound name of a dynamic
+ * collection), from what its selector read (a `Typed`, or `MISSING`).
+ */
+function dynamicDecision(base: BaseOp, m: TestInput, negated: boolean, missing: boolean): (read: unknown) => boolean {
   // The bound values of one collection share a type: the dispatching test is rebuilt only when it changes.
   let lastType: Type | undefined;
   let test: Test = () => false;
-  const run: Predicate = (d, f) => {
-    const r = read(d, f) as Typed | typeof MISSING;
-    if (r === MISSING) return missing;
-    if (r.type !== lastType) test = dispatchTest(base, { site, type: (lastType = r.type), lit, pattern });
+  return (read) => {
+    if (read === MISSING) return missing;
+    const r = read as Typed;
+    if (r.type !== lastType) test = dispatchTest(base, { ...m, type: (lastType = r.type) });
     return test(r.value) !== negated;
   };
-  return { run, plan: planNode(() => `${matchText(e)}   [${base} on a bound value]`, OPERATIONS[base].cost, false, [], pattern !== undefined) };
+}
+
+/**
+ * A match as a reader and a decision on what it read (for the trace of `explain`, which keeps the
+ * value): the reader's value (a `Typed` when `dynamic`, or `MISSING`) in, the match's answer out.
+ */
+export function matchDecision(e: MatchExpr, env: Env): { read: Reader; dynamic: boolean; decide: (read: unknown) => boolean } {
+  const { info, sel, m } = matchInput(e, env);
+  const { base, negated, missing } = info;
+  if (sel.dynamic) return { read: sel.read, dynamic: true, decide: dynamicDecision(base, m, negated, missing) };
+  const test = staticTest(base, m)?.test ?? dispatchTest(base, m);
+  return { read: sel.read, dynamic: false, decide: (v) => (v === MISSING ? missing : test(v) !== negated) };
 }
 
 /** The match's pattern, its tests charged to the running evaluation's budget (`meteredPattern`). */
@@ -627,7 +660,25 @@ function typeLabel(t: Type): string {
 // ---------------------------------------------------------------------------------------------
 // Collections
 
-function compileCollection(e: CollectionExpr, env: Env): Compiled {
+/** What a loop over a collection's elements needs: here, and in the trace's (`trace.ts`). */
+export interface CollectionParts {
+  readonly read: Reader;
+  /** The collection's static type, and its elements' (used unless `dynamic`). */
+  readonly staticType: Type;
+  readonly elemType: Type;
+  /** True when the collection's type is known only at run time: `read` then returns a `Typed`. */
+  readonly dynamic: boolean;
+  readonly names: ReturnType<typeof boundNames>;
+  /** Each bound name's frame slot. */
+  readonly slots: readonly number[];
+  readonly clash: ReturnType<typeof placeholderClash>;
+  /** The environment of the body (its bound names in scope). */
+  readonly inner: Env;
+  readonly selectorText: string;
+}
+
+/** The selector, bound names and body environment of a collection expression. */
+export function collectionParts(e: CollectionExpr, env: Env): CollectionParts {
   const sel = compileSelector(e, env);
   const staticType = sel.type;
   const elemType = elementType(staticType);
@@ -636,10 +687,9 @@ function compileCollection(e: CollectionExpr, env: Env): Compiled {
   const c = concrete(staticType);
   const isList = sel.dynamic ? undefined : c.kind === "list" ? true : c.kind === "map" ? false : undefined;
   const clash = placeholderClash(e.binding, e.selector);
-  const outermost = env.outermost ?? e;
   const inner: Env = {
     ...env,
-    outermost,
+    outermost: env.outermost ?? e,
     scope: [
       ...env.scope,
       ...names.map((n, i): Bound => {
@@ -648,18 +698,33 @@ function compileCollection(e: CollectionExpr, env: Env): Compiled {
       }),
     ],
   };
+  return { read: sel.read, staticType, elemType, dynamic: sel.dynamic, names, slots, clash, inner, selectorText: selectorSource(e.selector) };
+}
+
+/** Binds element `i` of a list to the collection's names in frame `f`. */
+export function bindListElement(f: Frame, p: CollectionParts, i: number, element: Typed): void {
+  const { slots, names } = p;
+  for (let j = 0; j < slots.length; j++) f[slots[j]!] = names[j]!.role === "index" ? { type: INT, value: i } : element;
+}
+
+/** Binds entry `key` of a map (its raw value `raw`, of type `et`) to the collection's names in frame `f`. */
+export function bindMapEntry(f: Frame, p: CollectionParts, key: string, et: Type, raw: unknown): void {
+  const { slots, names } = p;
+  const keyValue: Typed = { type: STRING, value: key };
+  for (let j = 0; j < slots.length; j++) f[slots[j]!] = names[j]!.role === "value" ? { type: et, value: typed(et, raw) } : keyValue;
+}
+
+function compileCollection(e: CollectionExpr, env: Env): Compiled {
+  const parts = collectionParts(e, env);
+  const { read, staticType, elemType, dynamic, names, clash, inner, selectorText } = parts;
   const body = compileExpr(e.body, inner, false);
   const bodyRun = body.run;
   const layout = env.layout;
   const any = e.quantifier === "any";
-  const read = sel.read;
   const source = env.source;
-  const roles = names.map((n) => n.role);
-  const selectorText = selectorSource(e.selector);
-  const dynamic = sel.dynamic;
   const meter = env.meter;
   const steps = iterationSteps(e.body);
-  const span = outermost.span;
+  const span = inner.outermost!.span;
   const run: Predicate = (d, outer) => {
     const budget = meter.budget;
     const r = read(d, outer);
@@ -678,11 +743,7 @@ function compileCollection(e: CollectionExpr, env: Env): Compiled {
       for (let i = 0; i < list.length; i++) {
         if (budget !== undefined) charge(budget, steps, source, span);
         if (clash.both) throw bothPlaceholderError({ source, span: e.span }, names[0]!.name);
-        const element: Typed = { type: et, value: typed(et, list[i]) };
-        for (let j = 0; j < roles.length; j++) {
-          const role = roles[j];
-          f[slots[j]!] = role === "index" ? { type: INT, value: i } : element;
-        }
+        bindListElement(f, parts, i, { type: et, value: typed(et, list[i]) });
         if (bodyRun(d, f) === any) return any;
       }
     } else {
@@ -690,11 +751,7 @@ function compileCollection(e: CollectionExpr, env: Env): Compiled {
       for (const key of Object.keys(map)) {
         if (budget !== undefined) charge(budget, steps, source, span);
         if (clash.both) throw bothPlaceholderError({ source, span: e.span }, names[0]!.name);
-        const keyValue: Typed = { type: STRING, value: key };
-        for (let j = 0; j < roles.length; j++) {
-          const role = roles[j];
-          f[slots[j]!] = role === "value" ? { type: et, value: typed(et, map[key]) } : keyValue;
-        }
+        bindMapEntry(f, parts, key, et, map[key]);
         if (bodyRun(d, f) === any) return any;
       }
     }

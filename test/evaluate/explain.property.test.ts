@@ -32,6 +32,21 @@ describe.each(MODES)("explain over $name", ({ names, data, schema }) => {
       { numRuns: 3_000 },
     );
   });
+
+  it("compiled, it explains as the interpreter does (a budget that never runs out is charged by the interpreter)", () => {
+    const ample = () => ({ steps: Number.MAX_SAFE_INTEGER });
+    fc.assert(
+      fc.property(exprArb(names), fc.boolean(), fc.oneof(data, fc.dictionary(fc.constantFrom(...names), jsonArb(names), { maxKeys: 8 })), (ast, check, datum) => {
+        const f = compiledOrRejected(print(ast), { schema, check });
+        if (!f) return;
+        const x = f.explain(datum);
+        const y = f.explain(datum, ample());
+        expect(explained(x)).toEqual(explained(y));
+        expect(x.witness).toEqual(y.witness);
+      }),
+      { numRuns: 3_000 },
+    );
+  });
 });
 
 /** The keys of the datum that the witness leaves read: the first step of their selectors (bound names excluded). */
@@ -145,5 +160,95 @@ describe("explain's witness", () => {
     expect(x.result).toBeInstanceOf(FilterError);
     expect((x.result as FilterError).code).toBe("missing-key");
     expect(x.witness).toMatchObject([{ selector: "JobSummary.Summary.web.Running", read: undefined, outcome: "error" }]);
+  });
+});
+
+/**
+ * And/or/not over leaves that each read a key of their own and can be made true or false by it (a
+ * match, or an any/all with its body): the witness is exactly what decides the answer, compiled and
+ * interpreted alike. Every assignment of the leaves is enumerated.
+ */
+describe("explain's witness over and/or chains, every assignment enumerated", () => {
+  /** A leaf's template over its key, with a value that makes it true and one that makes it false. */
+  const LEAVES: readonly { text: (k: string) => string; yes: unknown; no: unknown }[] = [
+    { text: (k) => `${k} == "x"`, yes: "x", no: "y" },
+    { text: (k) => `${k} != "x"`, yes: "y", no: "x" },
+    { text: (k) => `"x" in ${k}`, yes: ["x"], no: [] },
+    { text: (k) => `${k} is empty`, yes: [], no: ["a"] },
+    { text: (k) => `${k} matches "^x"`, yes: "xa", no: "ya" },
+    { text: (k) => `${k} == 3`, yes: 3, no: 4 },
+    { text: (k) => `${k} == true`, yes: true, no: false },
+    { text: (k) => `${k}.b == "x"`, yes: { b: "x" }, no: {} },
+    // An any/all comes last in its group, so it is in parentheses of its own.
+    { text: (k) => `(any ${k} as e { e == "x" })`, yes: ["y", "x"], no: ["y"] },
+    { text: (k) => `(all ${k} as _, v { v.a == 1 })`, yes: { p: { a: 1 } }, no: { p: { a: 1 }, q: { a: 2 } } },
+    { text: (k) => `(any ${k} as i { i == "p" })`, yes: { q: 1, p: 2 }, no: { q: 1 } },
+  ];
+  type Template = (typeof LEAVES)[number];
+  type Tree = { leaf: number } | { not: Tree } | { op: "and" | "or"; operands: Tree[] };
+  const treeArb = fc.letrec<{ tree: Tree }>((tie) => ({
+    tree: fc.oneof(
+      { depthSize: "small", withCrossShrink: true },
+      fc.record({ leaf: fc.integer({ min: 0, max: LEAVES.length - 1 }) }),
+      fc.record({ not: tie("tree") }),
+      fc.record({ op: fc.constantFrom("and" as const, "or" as const), operands: fc.array(tie("tree"), { minLength: 2, maxLength: 3 }) }),
+    ),
+  })).tree;
+
+  /** The text, with keys k0, k1, … in order, and each key's leaf template. */
+  function render(t: Tree, templates: Template[]): string {
+    if ("leaf" in t) {
+      const template = LEAVES[t.leaf]!;
+      templates.push(template);
+      return template.text(`k${templates.length - 1}`);
+    }
+    // Parentheses only where precedence needs them (each pair costs the reference's parser dearly).
+    if ("not" in t) return "leaf" in t.not ? `not ${render(t.not, templates)}` : `not (${render(t.not, templates)})`;
+    const op = t.op;
+    return t.operands.map((o) => ("op" in o && o.op === "or" && op === "and" ? `(${render(o, templates)})` : render(o, templates))).join(` ${op} `);
+  }
+
+  /** The datum of an assignment: leaf i true where bit i is set. */
+  const datum = (templates: readonly Template[], bits: number): Record<string, unknown> =>
+    Object.fromEntries(templates.map((t, i) => [`k${i}`, bits & (1 << i) ? t.yes : t.no]));
+  /** The assignments that keep the bits of `kept` as in `bits` and vary every other leaf. */
+  function* variations(count: number, bits: number, kept: number): Generator<number> {
+    for (let b = 0; b < 1 << count; b++) if ((b & kept) === (bits & kept)) yield b;
+  }
+
+  it("the witness decides the answer, and no leaf of it can be left out", () => {
+    const ample = () => ({ steps: Number.MAX_SAFE_INTEGER });
+    fc.assert(
+      fc.property(treeArb, fc.nat(), (tree, seed) => {
+        const templates: Template[] = [];
+        const text = render(tree, templates);
+        fc.pre(templates.length <= 7);
+        const f = compile(text);
+        const ranges = templates.map((t, i) => {
+          const start = text.indexOf(t.text(`k${i}`));
+          return [start, start + t.text(`k${i}`).length] as const;
+        });
+        /** The leaves (keys) a witness reads. */
+        const keysOf = (x: Explanation) => new Set(x.witness.map((l) => ranges.findIndex(([s, e]) => l.span.start >= s && l.span.end <= e)));
+        const explain = (b: number) => {
+          const compiled = f.explain(datum(templates, b));
+          expect(compiled).toEqual(f.explain(datum(templates, b), ample()));
+          return compiled;
+        };
+        const bits = seed % (1 << templates.length);
+        const x = explain(bits);
+        expect(typeof x.result).toBe("boolean");
+        const witness = [...keysOf(x)];
+        const mask = (leaves: readonly number[]) => leaves.reduce((m, i) => m | (1 << i), 0);
+        // Sufficiency: whatever the other leaves, the answer stays.
+        for (const b of variations(templates.length, bits, mask(witness))) expect(explain(b).result).toBe(x.result);
+        // Minimality: with any one witness leaf left free too, some assignment changes the answer.
+        for (const leaf of witness) {
+          const others = mask(witness.filter((l) => l !== leaf));
+          expect([...variations(templates.length, bits, others)].some((b) => explain(b).result !== x.result)).toBe(true);
+        }
+      }),
+      { numRuns: 400 },
+    );
   });
 });
