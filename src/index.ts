@@ -42,6 +42,8 @@ export type { JobListStub, JobSummary, JobChildrenSummary, TaskGroupSummary, Mul
 export { checkAst } from "./semantics/check.js";
 export { interpret } from "./evaluate/interpret.js";
 export { leafReading, type Explanation, type WitnessLeaf } from "./evaluate/explain.js";
+export { nearMissFilters, type NearMissFilter } from "./syntax/near-miss.js";
+export { selectorsRead, boundNames, type SelectorRead } from "./syntax/reads.js";
 export type { EvaluateOptions } from "./evaluate/common.js";
 export type { EvaluationBudget } from "./evaluate/budget.js";
 export type { PlanNode } from "./evaluate/compile.js";

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { compile, diagnose, FilterError, parse, parseJson, schemas, t, toSQL, type CompileOptions } from "../src/index.js";
+import { compile, diagnose, FilterError, nearMissFilters, parse, parseJson, schemas, t, toSQL, type CompileOptions } from "../src/index.js";
 import { lint } from "../src/lint/index.js";
 
 // Every example the pages show is run: the rows of each example table (`expression (…) | datum | result`)
@@ -241,6 +241,13 @@ describe("what the pages say a call prints is what it prints", () => {
     expect(page).toContain(`// { result: ${String(x.result)},`);
     expect(page).toContain(`//   witness: [{ kind: "${leaf!.kind}", span: { start: ${leaf!.span.start}, end: ${leaf!.span.end} }, selector: "${leaf!.selector}", op: "${leaf!.op}",`);
     expect(page).toContain(`//               read: { value: ${JSON.stringify((leaf!.read as { value: unknown }).value).replace(/,/g, ", ")} }, literal: "${leaf!.literal}", outcome: ${String(leaf!.outcome)}, elements: [] }] }`);
+  });
+
+  it("docs/api.md: the nearMissFilters example prints its parts and filters", () => {
+    const page = readFileSync(join(ROOT, "docs/api.md"), "utf8");
+    const misses = nearMissFilters('Status == "running" and "dc1" in Datacenters');
+    expect(misses).toHaveLength(2);
+    misses.forEach((m, i) => expect(page).toContain(`${i === 0 ? "// [ " : "//   "}{ part: { start: ${m.part.start}, end: ${m.part.end} }, filter: '${m.filter}' }`));
   });
 
   it("docs/sql.md: the toSQL example prints its where and params", () => {

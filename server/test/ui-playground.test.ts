@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { FastifyInstance } from "fastify";
+import { compile, schemas } from "filter-expr";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.js";
@@ -277,6 +278,43 @@ describe("the playground at /ui/", () => {
     await row.press("Enter");
     expect(await page.locator("#items tbody tr.item-json").count()).toBe(0);
     expect(await row.getAttribute("aria-expanded")).toBe("false");
+    await page.close();
+  });
+
+  it("near misses: a few items that fail one part of the filter, each opening to why it did not match", async () => {
+    const filter = 'Status == "running" and "dc1" in Datacenters';
+    const page = await open(hashOf({ filter, endpoint: "jobs", namespace: "*", per_page: "3" }));
+    await settled(page);
+    await page.locator('#near[data-state="done"]:not([hidden])').waitFor();
+    const rows = page.locator("#near-items tbody tr.item");
+    const count = await rows.count();
+    expect(count).toBeGreaterThan(0);
+    expect(count).toBeLessThanOrEqual(5);
+    const parts = ['Status == "running"', '"dc1" in Datacenters'];
+    const compiled = parts.map((p) => compile(p, { schema: schemas.job }));
+    for (let i = 0; i < count; i++) {
+      const row = rows.nth(i);
+      const fails = await row.locator("td.note").innerText();
+      expect(parts).toContain(fails);
+      await row.click();
+      const detail = page.locator("#near-items tbody tr.item-json");
+      const item = JSON.parse(await detail.locator("pre").innerText()) as Record<string, unknown>;
+      // The item fails the part named, passes the other, and so fails the filter.
+      expect(compiled.map((c) => c.evaluate(item))).toEqual(parts.map((p) => p !== fails));
+      expect(await detail.locator("p.why-caption").innerText()).toBe("Why it did not match:");
+      const why = await detail.locator("ul.why li").allInnerTexts();
+      expect(why).toHaveLength(1);
+      expect(why[0]!.startsWith(`${fails} false`)).toBe(true);
+      await row.click();
+    }
+    await shot(page, "near-misses");
+    // Without a filter, or with an invalid one, there are none.
+    await page.locator(".cm-content").click();
+    await page.keyboard.press("Control+A");
+    await page.keyboard.type("Status ==");
+    await settled(page, "invalid");
+    expect(await page.locator("#near").isHidden()).toBe(true);
+    expect(await page.locator("#near-items tbody tr").count()).toBe(0);
     await page.close();
   });
 

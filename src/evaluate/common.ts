@@ -1,6 +1,6 @@
 /**
  * What both evaluators need beyond the semantics modules: evaluation options, selector keys and
- * texts, bound names of collection expressions, and the error of a failed walk.
+ * texts, the placeholder rules of collection expressions, and the error of a failed walk.
  */
 import type { Binding, Selector } from "../syntax/ast.js";
 import { selectorSource } from "../syntax/print.js";
@@ -71,21 +71,4 @@ export function hiddenPlaceholderError(site: Pick<Site, "source" | "span">, path
     path: pointerText([...path, String(index), ...rest]),
     placeholder: path[0]!,
   });
-}
-
-/** The names a binding introduces, with what each stands for. */
-export function boundNames(b: Binding): { name: string; role: "default" | "index" | "value" }[] {
-  switch (b.mode) {
-    case "default":
-      return [{ name: b.name, role: "default" }];
-    case "index":
-      return [{ name: b.index, role: "index" }];
-    case "value":
-      return [{ name: b.value, role: "value" }];
-    case "index-value":
-      return [
-        { name: b.index, role: "index" },
-        { name: b.value, role: "value" },
-      ];
-  }
 }

@@ -34,7 +34,8 @@ import {
 import { fieldOf, type Type } from "../semantics/schema.js";
 import { MISSING, concrete, elementType, isObject, kindOf, staticPath, step, typed, walk, type Typed } from "../semantics/select.js";
 import { charge, iterationSteps, levelMatches, meteredPattern, type EvaluationBudget } from "./budget.js";
-import { bothPlaceholderError, boundNames, hiddenPlaceholderError, placeholderClash, selectorKeys, selectorPrefix, walkReporter, type EvaluateOptions } from "./common.js";
+import { boundNames } from "../syntax/reads.js";
+import { bothPlaceholderError, hiddenPlaceholderError, placeholderClash, selectorKeys, selectorPrefix, walkReporter, type EvaluateOptions } from "./common.js";
 import { allOf, anyOf, filterInChunks, perItem, type Batch } from "./batch.js";
 import { fastMatch, fastMembership } from "./fast.js";
 import { interpret } from "./interpret.js";

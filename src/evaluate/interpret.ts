@@ -17,7 +17,8 @@ import {
 import { ANY, type Type } from "../semantics/schema.js";
 import { MISSING, elementType, kindOf, typed, walk, type Typed } from "../semantics/select.js";
 import { charge, iterationSteps, levelMatches, meteredPattern, type EvaluationBudget } from "./budget.js";
-import { bothPlaceholderError, boundNames, hiddenPlaceholderError, placeholderClash, selectorKeys, walkReporter, type EvaluateOptions } from "./common.js";
+import { boundNames } from "../syntax/reads.js";
+import { bothPlaceholderError, hiddenPlaceholderError, placeholderClash, selectorKeys, walkReporter, type EvaluateOptions } from "./common.js";
 import { compilePattern, type Pattern } from "../semantics/regex.js";
 import { FilterEvaluationError } from "../errors.js";
 import type { Explanation, WitnessLeaf } from "./explain.js";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compile, FilterError, print, schemas, type Explanation, type Expr, type WitnessLeaf } from "../../src/index.js";
+import { compile, FilterError, print, schemas, selectorsRead, type Explanation, type Expr, type WitnessLeaf } from "../../src/index.js";
 import { NAMES, exprArb, jsonArb } from "../support/arbitraries.js";
 import { MODES, compiledOrRejected, outcome } from "../support/modes.js";
 
@@ -52,22 +52,8 @@ describe.each(MODES)("explain over $name", ({ names, data, schema }) => {
 /** The keys of the datum that the witness leaves read: the first step of their selectors (bound names excluded). */
 function rootKeys(ast: Expr, witness: readonly WitnessLeaf[]): Set<string> {
   const starts = new Set(witness.map((l) => `${l.span.start}:${l.span.end}`));
-  const keys = new Set<string>();
-  const stack: { e: Expr; bound: ReadonlySet<string> }[] = [{ e: ast, bound: new Set() }];
-  while (stack.length > 0) {
-    const { e, bound } = stack.pop()!;
-    if (e.kind === "not") stack.push({ e: e.operand, bound });
-    else if (e.kind === "and" || e.kind === "or") for (const o of e.operands) stack.push({ e: o, bound });
-    else {
-      const first = e.selector.segments[0]?.name;
-      if (starts.has(`${e.span.start}:${e.span.end}`) && first !== undefined && !bound.has(first)) keys.add(first);
-      if (e.kind === "collection") {
-        const names = Object.entries(e.binding).flatMap(([k, v]) => (k !== "mode" && typeof v === "string" ? [v] : []));
-        stack.push({ e: e.body, bound: new Set([...bound, ...names]) });
-      }
-    }
-  }
-  return keys;
+  const read = selectorsRead(ast).filter((r) => starts.has(`${r.owner.span.start}:${r.owner.span.end}`));
+  return new Set(read.flatMap((r) => r.selector.segments.slice(0, 1).map((s) => s.name)));
 }
 
 /** JSON objects over the expressions' names. */

@@ -1,8 +1,8 @@
 /**
- * The playground page: the editor, the controls, live results from the server's list endpoint, the
- * curl command and the plan; its state in the URL hash.
+ * The playground page: the editor, the controls, live results from the server's list endpoint with a
+ * few near misses, the curl command and the plan; its state in the URL hash.
  */
-import { compile, diagnose, lineColumn, parse, schemas, type Diagnostic, type Expr, type Schema } from "filter-expr";
+import { compile, diagnose, lineColumn, nearMissFilters, parse, schemas, selectorsRead, type Diagnostic, type Expr, type NearMissFilter, type Schema } from "filter-expr";
 import { forceLinting } from "@codemirror/lint";
 import type { EditorView } from "@codemirror/view";
 import { applyFixTo, createEditor } from "./editor.js";
@@ -22,6 +22,8 @@ const status = $<HTMLDivElement>("status");
 const curl = $<HTMLPreElement>("curl");
 const plan = $<HTMLPreElement>("plan");
 const table = $<HTMLTableElement>("items");
+const near = $<HTMLElement>("near");
+const nearTable = $<HTMLTableElement>("near-items");
 const nextButton = $<HTMLButtonElement>("next-page");
 const firstButton = $<HTMLButtonElement>("first-page");
 const planButton = $<HTMLButtonElement>("show-plan");
@@ -111,6 +113,7 @@ async function run(): Promise<void> {
     results.dataset.state = "invalid";
     status.textContent = "The filter has errors: fix them to run it (Ctrl+. applies the first fix, as the Fix buttons do).";
     renderTable(table, r.endpoint, []);
+    clearNearMisses();
     nextButton.disabled = true;
     return;
   }
@@ -125,6 +128,7 @@ async function run(): Promise<void> {
       results.dataset.state = "error";
       status.append(span("error", `${answer.status}: ${answer.message}`), ` · ${answer.ms.toFixed(1)} ms`);
       renderTable(table, r.endpoint, []);
+      clearNearMisses();
       nextToken = "";
     } else {
       results.dataset.state = "done";
@@ -138,6 +142,8 @@ async function run(): Promise<void> {
       status.append(count, ` matching item${answer.items.length === 1 ? "" : "s"} on this page${r.pageToken ? " (not the first)" : ""} · `, time, " · ");
       if (nextToken) status.append("next token ", token);
       else status.append("last page");
+      if (r.filter.trim() === "") clearNearMisses();
+      else void renderNearMisses(r, controller.signal);
     }
     nextButton.disabled = nextToken === "";
     firstButton.disabled = state.pageToken === "";
@@ -161,25 +167,59 @@ function readColumns(filter: string): ReadColumn[] {
     return [];
   }
   const out = new Map<string, ReadColumn>();
-  const stack: { e: Expr; bound: ReadonlySet<string> }[] = [{ e: ast, bound: new Set() }];
-  const add = (sel: Extract<Expr, { kind: "match" }>["selector"], bound: ReadonlySet<string>) => {
-    const keys = sel.segments.map((s) => s.name);
-    if (keys.length === 0 || bound.has(keys[0]!)) return;
-    const label = filter.slice(sel.span.start, sel.span.end);
-    if (!out.has(keys.join("\u0000"))) out.set(keys.join("\u0000"), { label, keys });
-  };
-  while (stack.length > 0) {
-    const { e, bound } = stack.pop()!;
-    if (e.kind === "match") add(e.selector, bound);
-    else if (e.kind === "not") stack.push({ e: e.operand, bound });
-    else if (e.kind === "and" || e.kind === "or") for (let i = e.operands.length - 1; i >= 0; i--) stack.push({ e: e.operands[i]!, bound });
-    else {
-      add(e.selector, bound);
-      const names = Object.entries(e.binding).flatMap(([k, v]) => (k !== "mode" && typeof v === "string" ? [v] : []));
-      stack.push({ e: e.body, bound: new Set([...bound, ...names]) });
-    }
+  for (const { selector } of selectorsRead(ast)) {
+    const keys = selector.segments.map((s) => s.name);
+    const id = keys.join("\u0000");
+    if (keys.length > 0 && !out.has(id)) out.set(id, { label: filter.slice(selector.span.start, selector.span.end), keys });
   }
   return [...out.values()];
+}
+
+/** Near misses shown at most; asked of the server for each part of the filter, for its first parts. */
+const NEAR_MISSES = 5;
+const NEAR_MISSES_PER_PART = 2;
+const NEAR_MISS_PARTS = 8;
+
+/**
+ * A few items that fail one part of the filter and pass the others (`nearMissFilters`), asked of the
+ * server as the page's request is (namespace, token), each row opening to why it did not match.
+ * A part whose request fails (a later part erring on an item the filter stops before) shows none.
+ */
+async function renderNearMisses(r: ListRequest, signal: AbortSignal): Promise<void> {
+  near.dataset.state = "loading";
+  let misses: NearMissFilter[] = [];
+  try {
+    if (r.filter.trim() !== "") misses = nearMissFilters(r.filter).slice(0, NEAR_MISS_PARTS);
+  } catch {
+    misses = [];
+  }
+  const answers = await Promise.all(
+    misses.map((m) => fetchList({ ...r, filter: m.filter, perPage: NEAR_MISSES_PER_PART, pageToken: "" }, signal).then((a) => ({ m, a }), () => undefined)),
+  );
+  if (signal.aborted) return;
+  const items: Record<string, unknown>[] = [];
+  const parts: string[] = [];
+  const seen = new Set<string>();
+  for (const answer of answers) {
+    if (answer === undefined || !answer.a.ok) continue;
+    for (const item of answer.a.items) {
+      const id = `${String(item.Namespace)}\u0000${String(item.ID)}`;
+      if (items.length === NEAR_MISSES || seen.has(id)) continue;
+      seen.add(id);
+      items.push(item);
+      parts.push(r.filter.slice(answer.m.part.start, answer.m.part.end));
+    }
+  }
+  renderTable(nearTable, r.endpoint, items, readColumns(r.filter), whyOf(r.filter, r.endpoint), { label: "Fails", text: (row) => parts[row]! });
+  near.hidden = items.length === 0;
+  near.dataset.state = "done";
+}
+
+/** No near misses (an invalid filter, an error, no filter). */
+function clearNearMisses(): void {
+  renderTable(nearTable, state.endpoint, []);
+  near.hidden = true;
+  near.dataset.state = "done";
 }
 
 /** How a row explains itself: the filter compiled once for the page's rows (none without a filter). */

@@ -84,8 +84,11 @@ function valueAt(item: unknown, keys: readonly string[]): unknown {
   return v;
 }
 
-/** Why an item matched: each deciding part of the filter, its outcome and the value it read. */
-function whyList(x: Explanation, filter: string): HTMLElement {
+/** Why an item matched or not: a caption, then each deciding part of the filter, its outcome and the value it read. */
+function whyList(x: Explanation, filter: string): HTMLElement[] {
+  const caption = document.createElement("p");
+  caption.className = "why-caption";
+  caption.textContent = x.result === true ? "Why it matched:" : x.result === false ? "Why it did not match:" : `The filter fails on it: ${x.result.message}`;
   const list = document.createElement("ul");
   list.className = "why";
   for (const leaf of x.witness) {
@@ -99,14 +102,20 @@ function whyList(x: Explanation, filter: string): HTMLElement {
     li.append(code, " ", outcome, read === "" ? "" : `: ${read}`);
     list.append(li);
   }
-  return list;
+  return [caption, list];
+}
+
+/** A column of its own before the item's (the part of the filter a near miss fails). */
+export interface NoteColumn {
+  readonly label: string;
+  readonly text: (row: number) => string;
 }
 
 /**
- * Fills the table with the items: the endpoint's columns, then one for each selector the filter reads
- * that is not one of them (`JobSummary.Summary["web"].Running`). A row opens (click, Enter or Space)
- * to why it matched (`explain`: the parts of the filter that decided it and what they read) and the
- * item's JSON, in a row below it.
+ * Fills the table with the items: the note's column if any, the endpoint's columns, then one for each
+ * selector the filter reads that is not one of them (`JobSummary.Summary["web"].Running`). A row opens
+ * (click, Enter or Space) to why it matched or not (`explain`: the parts of the filter that decided it
+ * and what they read) and the item's JSON, in a row below it.
  */
 export function renderTable(
   table: HTMLTableElement,
@@ -114,10 +123,18 @@ export function renderTable(
   items: readonly Record<string, unknown>[],
   read: readonly ReadColumn[] = [],
   why?: { readonly filter: string; readonly explain: (item: unknown) => Explanation },
+  note?: NoteColumn,
 ): void {
   const fixed = COLUMNS[endpoint];
   const columns: ReadColumn[] = [...fixed.map((c) => ({ label: c, keys: [c] })), ...read.filter((r) => !(r.keys.length === 1 && fixed.includes(r.keys[0]!)))];
   const head = document.createElement("tr");
+  if (note !== undefined) {
+    const th = document.createElement("th");
+    th.scope = "col";
+    th.className = "note";
+    th.textContent = note.label;
+    head.append(th);
+  }
   for (const c of columns) {
     const th = document.createElement("th");
     th.scope = "col";
@@ -126,13 +143,21 @@ export function renderTable(
     head.append(th);
   }
   table.tHead!.replaceChildren(head);
-  const rows = items.map((item) => {
+  const rows = items.map((item, row) => {
     const tr = document.createElement("tr");
     tr.className = "item";
     tr.tabIndex = 0;
     tr.setAttribute("aria-expanded", "false");
     tr.dataset.id = String(item.ID ?? "");
     tr.dataset.namespace = String(item.Namespace ?? "");
+    if (note !== undefined) {
+      const td = document.createElement("td");
+      td.className = "note";
+      const code = document.createElement("code");
+      code.textContent = note.text(row);
+      td.append(code);
+      tr.append(td);
+    }
     for (const c of columns) {
       const td = document.createElement("td");
       td.textContent = cellText(valueAt(item, c.keys));
@@ -148,10 +173,10 @@ export function renderTable(
       const detail = document.createElement("tr");
       detail.className = "item-json";
       const td = document.createElement("td");
-      td.colSpan = columns.length;
+      td.colSpan = columns.length + (note === undefined ? 0 : 1);
       const pre = document.createElement("pre");
       pre.textContent = JSON.stringify(item, null, 2);
-      if (why !== undefined) td.append(whyList(why.explain(item), why.filter));
+      if (why !== undefined) td.append(...whyList(why.explain(item), why.filter));
       td.append(pre);
       detail.append(td);
       tr.after(detail);
