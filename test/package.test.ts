@@ -102,9 +102,10 @@ describe("the library's tarball, installed into an empty project", () => {
     for (const name of names) expect(name).toMatch(LIBRARY_TREE);
     const modules = join(app, "node_modules");
     expect(filesUnder(modules).filter((f) => f.endsWith(".node") || f.endsWith("binding.gyp"))).toEqual([]);
-    // The figures of the closing note of the packaging issue; bounds with room, not measurements.
+    // Bounds with room, not measurements: packed 535 kB and unpacked 2.0 MB when the compiled explain
+    // came (most of it the two builds, ESM and CommonJS, each with the parts of chevrotain it bundles).
     expect(library.size).toBeLessThan(600_000);
-    expect(library.unpackedSize).toBeLessThan(2_000_000);
+    expect(library.unpackedSize).toBeLessThan(2_400_000);
     expect(bytesUnder(modules)).toBeLessThan(6_000_000);
   });
 

@@ -8,8 +8,8 @@
  *   false one, every element's; `all` is the mirror; an empty or missing collection is itself;
  * - an error is the leaf that raised it (its message says where the path broke).
  *
- * The witness comes from the interpreter (`interpret.ts`, with a trace), whose answers and errors the
- * compiled filter shares (the differential property tests).
+ * The witness comes from compiled closures (`trace.ts`), or, for an error or under a budget, from the
+ * interpreter with a trace (`interpret.ts`); the property tests hold the two to the same witnesses.
  */
 import type { FilterEvaluationError, Span } from "../errors.js";
 import { stringifyJson } from "../sql/stringify.js";
