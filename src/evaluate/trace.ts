@@ -7,7 +7,7 @@
  * Every leaf evaluated is recorded; junctions and collections cut the record back to what decides
  * them, as `explain.ts` states the rules.
  *
- * Errors, budgets and collections nested deeper than closures may are left to the interpreter
+ * Errors, budgets and nesting deeper than closures may are left to the interpreter
  * (`explainInterpreted`), which the caller runs when this answers `undefined`: an error's witness is
  * the leaf that raised it, which the interpreter finds exactly, and a budget is charged where the
  * interpreter charges it.
@@ -83,13 +83,20 @@ type TraceFn = (d: unknown, f: Frame | undefined, r: Trail) => boolean;
 /** Compiles the trace of `ast` (parsed from `source`) for data of type `root`. */
 export function compileTrace(ast: Expr, source: string, root: Type, options: EvaluateOptions): Tracer {
   if (!closable(ast, source)) return () => undefined;
-  const run = traceExpr(ast, newEnv(ast, source, root, options));
+  let run: TraceFn;
+  try {
+    run = traceExpr(ast, newEnv(ast, source, root, options));
+  } catch (e) {
+    // Nesting deeper than the stack allows (the interpreter's stack is on the heap).
+    if (e instanceof RangeError) return () => undefined;
+    throw e;
+  }
   return (datum) => {
     const r = new Trail();
     try {
       return { result: run(datum, undefined, r), witness: r.witness() };
     } catch (e) {
-      if (e instanceof FilterEvaluationError) return undefined;
+      if (e instanceof FilterEvaluationError || e instanceof RangeError) return undefined;
       throw e;
     }
   };

@@ -179,6 +179,14 @@ describe("nesting never reaches the JavaScript stack", () => {
     expect(compile(deeper, options).evaluate({ a: [1] })).toBe(true);
     expect(evaluate(deeper, { a: [1, 2] }, options)).toBe(false);
     expect(print(parse(deeper, options))).toBe(deeper);
+    // explain too: compiled within closures' nesting (1,500, the reference's deepest), interpreted past it.
+    for (const depth of [1500, 5000]) {
+      const text = `${"any Datacenters as _, d { ".repeat(depth)}d == "dc1"${" }".repeat(depth)}`;
+      const x = compile(text, { schema: schemas.job, maxExpressions: Infinity }).explain(job);
+      expect(x.result).toBe(true);
+      expect(x.witness).toHaveLength(depth + 1);
+      expect(x.witness[depth]!.elements).toEqual(Array.from({ length: depth }, (_, i) => (i === depth - 1 ? 1 : 0)));
+    }
   });
 });
 
