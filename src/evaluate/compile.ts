@@ -13,7 +13,7 @@
  * - regular expressions are compiled once, with exact fast paths (`regex.ts`).
  */
 import type { Span } from "../errors.js";
-import type { CollectionExpr, Expr, MatchExpr } from "../syntax/ast.js";
+import { notRun, type CollectionExpr, type Expr, type MatchExpr } from "../syntax/ast.js";
 import { selectorSource } from "../syntax/print.js";
 import {
   COLLECTION_MISSING,
@@ -217,14 +217,9 @@ function rootNormalizer(root: Type): (d: unknown) => unknown {
 function compileExpr(e: Expr, env: Env, negate: boolean): Compiled {
   switch (e.kind) {
     case "not": {
-      // A run of `not`s folds into one negation (no recursion per `not`: runs may be 45,000 long).
-      let x: Expr = e;
-      let neg = negate;
-      while (x.kind === "not") {
-        x = x.operand;
-        neg = !neg;
-      }
-      return compileExpr(x, env, neg);
+      // A run of `not`s folds into one negation.
+      const { operand, negated } = notRun(e);
+      return compileExpr(operand, env, negated !== negate);
     }
     case "match":
       return compileMatch(e, env, negate);

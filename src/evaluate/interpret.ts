@@ -3,7 +3,7 @@
  * clarity over speed; the compiler must agree with it on every answer and every error class.
  */
 import type { Span } from "../errors.js";
-import type { AndExpr, CollectionExpr, Expr, Literal, MatchExpr, OrExpr } from "../syntax/ast.js";
+import { notRun, type AndExpr, type CollectionExpr, type Expr, type Literal, type MatchExpr, type OrExpr } from "../syntax/ast.js";
 import { selectorSource } from "../syntax/print.js";
 import {
   COLLECTION_MISSING,
@@ -120,11 +120,9 @@ function evaluate(root: Expr, ctx: Context, rootScope: Scope | undefined, witnes
   const enter = (c: CollectionFrame): Scope | undefined => (tracing ? traced(ctx, () => ({ ...c.seen[0]!, outcome: "error" }), () => visit(c, ctx)) : visit(c, ctx));
   for (;;) {
     // Descend into e: a run of `not`s is one negation or none.
-    let negated = false;
-    while (e.kind === "not") {
-      e = e.operand;
-      negated = !negated;
-    }
+    const run = notRun(e);
+    const negated = run.negated;
+    e = run.operand;
     descend: {
       if (e.kind === "match") {
         if (tracing) {

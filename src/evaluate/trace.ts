@@ -12,7 +12,7 @@
  * the leaf that raised it, which the interpreter finds exactly, and a budget is charged where the
  * interpreter charges it.
  */
-import type { CollectionExpr, Expr, MatchExpr } from "../syntax/ast.js";
+import { notRun, type CollectionExpr, type Expr, type MatchExpr } from "../syntax/ast.js";
 import { selectorSource } from "../syntax/print.js";
 import { COLLECTION_MISSING, notACollection } from "../semantics/operators.js";
 import type { Type } from "../semantics/schema.js";
@@ -105,13 +105,8 @@ export function compileTrace(ast: Expr, source: string, root: Type, options: Eva
 function traceExpr(e: Expr, env: Env): TraceFn {
   switch (e.kind) {
     case "not": {
-      let x: Expr = e;
-      let negated = false;
-      while (x.kind === "not") {
-        x = x.operand;
-        negated = !negated;
-      }
-      const inner = traceExpr(x, env);
+      const { operand, negated } = notRun(e);
+      const inner = traceExpr(operand, env);
       return negated ? (d, f, r) => !inner(d, f, r) : inner;
     }
     case "match":

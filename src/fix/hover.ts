@@ -5,7 +5,7 @@
 import { FilterError } from "../errors.js";
 import { bind, concrete, resolve, type Scope } from "../lint/resolve.js";
 import { typeName, type Schema, type Type } from "../semantics/schema.js";
-import type { Expr, Selector, Span } from "../syntax/ast.js";
+import { notRun, type Expr, type Selector, type Span } from "../syntax/ast.js";
 import { parse } from "../syntax/parse.js";
 
 /** The selector at a position of the text and its type. */
@@ -65,9 +65,7 @@ function findSelector(e: Expr, offset: number, schema: Schema | undefined, scope
     case "match":
       return within(e.selector.span, offset) ? { selector: e.selector, scope } : undefined;
     case "not": {
-      let x: Expr = e;
-      while (x.kind === "not") x = x.operand; // no recursion per not: runs may be 45,000 long
-      return findSelector(x, offset, schema, scope);
+      return findSelector(notRun(e).operand, offset, schema, scope);
     }
     case "and":
     case "or":

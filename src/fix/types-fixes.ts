@@ -3,7 +3,7 @@
  * (the error's did-you-mean), and `==`/`!=` on a list of scalars written as `in`/`not in`.
  */
 import type { FilterTypeError } from "../errors.js";
-import type { Expr, MatchExpr } from "../syntax/ast.js";
+import { notRun, type Expr, type MatchExpr } from "../syntax/ast.js";
 import { isPointerSegment, pointerPath } from "../syntax/pointer.js";
 import { quote } from "./quote.js";
 import type { Fix } from "./types.js";
@@ -54,9 +54,7 @@ function matchAt(e: Expr, offset: number): MatchExpr | undefined {
     case "match":
       return e;
     case "not": {
-      let x: Expr = e;
-      while (x.kind === "not") x = x.operand; // no recursion per not: runs may be 45,000 long
-      return matchAt(x, offset);
+      return matchAt(notRun(e).operand, offset);
     }
     case "collection":
       return matchAt(e.body, offset);

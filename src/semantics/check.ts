@@ -11,7 +11,7 @@
  */
 import type { FilterTypeError, Span, TypeErrorCode } from "../errors.js";
 import { typeError, type TypeFacts } from "../messages.js";
-import type { CollectionExpr, Expr, MatchExpr, Selector } from "../syntax/ast.js";
+import { notRun, type CollectionExpr, type Expr, type MatchExpr, type Selector } from "../syntax/ast.js";
 import { selectorSource } from "../syntax/print.js";
 import { compilePattern } from "./regex.js";
 import { OPERATORS, impossibleOn, literalValue } from "./operators.js";
@@ -41,10 +41,7 @@ export function checkAst(ast: Expr, source: string, schema: Type, options: Check
   const visit = (e: Expr, scope: Scope | undefined): void => {
     switch (e.kind) {
       case "not": {
-        // A run of `not`s is skipped in one loop (no recursion per `not`).
-        let x: Expr = e;
-        while (x.kind === "not") x = x.operand;
-        return visit(x, scope);
+        return visit(notRun(e).operand, scope);
       }
       case "and":
       case "or": {

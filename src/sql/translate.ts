@@ -9,7 +9,7 @@ import { ANY, t, type Schema, type Type } from "../semantics/schema.js";
 import { elementType } from "../semantics/select.js";
 import { placeholderClash } from "../evaluate/common.js";
 import { boundNames } from "../syntax/reads.js";
-import type { CollectionExpr, Expr, MatchExpr } from "../syntax/ast.js";
+import { notRun, type CollectionExpr, type Expr, type MatchExpr } from "../syntax/ast.js";
 import { parse } from "../syntax/parse.js";
 import { postgres, sqlite, type Dialect, type Ref } from "./dialects.js";
 import { byAnswer, kindCases, reachedAs, Untranslatable, walkPath, type KindCase, type Walk, type WalkValue } from "./path.js";
@@ -183,12 +183,9 @@ export function translateExpr(e: Expr, root: Type, d: Dialect): Triple {
     if (level > DEPTH_LIMIT || ++cx.work > WORK_LIMIT) return UNKNOWN;
     switch (x.kind) {
       case "not": {
-        // Runs of `not` (the reference accepts tens of thousands) fold without recursion.
-        let inner: Expr = x.operand;
-        let odd = true;
-        while (inner.kind === "not") [inner, odd] = [inner.operand, !odd];
-        const t = go(inner, scope, level, searches);
-        return odd ? negate(t) : t;
+        const { operand, negated } = notRun(x);
+        const t = go(operand, scope, level, searches);
+        return negated ? negate(t) : t;
       }
       case "and":
       case "or": {

@@ -121,3 +121,17 @@ export type Expr = MatchExpr | NotExpr | AndExpr | OrExpr | CollectionExpr;
 
 /** A parsed expression. */
 export type Ast = Expr;
+
+/**
+ * A run of `not`s (the reference accepts tens of thousands) as the expression it negates and whether
+ * it negates it (an odd count), walked without recursion.
+ */
+export function notRun(e: Expr): { readonly operand: Exclude<Expr, NotExpr>; readonly negated: boolean } {
+  let x = e;
+  let negated = false;
+  while (x.kind === "not") {
+    x = x.operand;
+    negated = !negated;
+  }
+  return { operand: x, negated };
+}
