@@ -2,7 +2,7 @@
  * The playground page: the editor, the controls, live results from the server's list endpoint with a
  * few near misses, the curl command and the plan; its state in the URL hash.
  */
-import { compile, diagnose, lineColumn, nearMissFilters, parse, schemas, selectorsRead, type Diagnostic, type Expr, type NearMissFilter, type Schema } from "filter-expr";
+import { compile, diagnose, lineColumn, nearMissFilters, parse, schemas, selectorsRead, type Diagnostic, type Expr, type Explanation, type NearMissFilter, type Schema } from "filter-expr";
 import { forceLinting } from "@codemirror/lint";
 import type { EditorView } from "@codemirror/view";
 import { applyFixTo, createEditor } from "./editor.js";
@@ -133,7 +133,10 @@ async function run(): Promise<void> {
     } else {
       results.dataset.state = "done";
       nextToken = answer.nextToken;
-      renderTable(table, r.endpoint, answer.items, readColumns(r.filter), whyOf(r.filter, r.endpoint));
+      // The columns and the explanations serve the near misses too.
+      const read = readColumns(r.filter);
+      const why = whyOf(r.filter, r.endpoint);
+      renderTable(table, r.endpoint, answer.items, read, why);
       const count = span("", String(answer.items.length), "count");
       const time = span("", `${answer.ms.toFixed(1)} ms`, "elapsed");
       const token = document.createElement("code");
@@ -142,8 +145,8 @@ async function run(): Promise<void> {
       status.append(count, ` matching item${answer.items.length === 1 ? "" : "s"} on this page${r.pageToken ? " (not the first)" : ""} · `, time, " · ");
       if (nextToken) status.append("next token ", token);
       else status.append("last page");
-      if (r.filter.trim() === "") clearNearMisses();
-      else void renderNearMisses(r, controller.signal);
+      if (why === undefined) clearNearMisses();
+      else void renderNearMisses(r, read, why, controller.signal);
     }
     nextButton.disabled = nextToken === "";
     firstButton.disabled = state.pageToken === "";
@@ -185,13 +188,13 @@ const NEAR_MISS_PARTS = 8;
  * server as the page's request is (namespace, token), each row opening to why it did not match.
  * A part whose request fails (a later part erring on an item the filter stops before) shows none.
  */
-async function renderNearMisses(r: ListRequest, signal: AbortSignal): Promise<void> {
+async function renderNearMisses(r: ListRequest, read: readonly ReadColumn[], why: Why, signal: AbortSignal): Promise<void> {
   near.dataset.state = "loading";
   let misses: NearMissFilter[] = [];
   try {
-    if (r.filter.trim() !== "") misses = nearMissFilters(r.filter).slice(0, NEAR_MISS_PARTS);
+    misses = nearMissFilters(r.filter).slice(0, NEAR_MISS_PARTS);
   } catch {
-    misses = [];
+    // A filter the server took but the page's parser does not: no near misses.
   }
   const answers = await Promise.all(
     misses.map((m) => fetchList({ ...r, filter: m.filter, perPage: NEAR_MISSES_PER_PART, pageToken: "" }, signal).then((a) => ({ m, a }), () => undefined)),
@@ -210,7 +213,7 @@ async function renderNearMisses(r: ListRequest, signal: AbortSignal): Promise<vo
       parts.push(r.filter.slice(answer.m.part.start, answer.m.part.end));
     }
   }
-  renderTable(nearTable, r.endpoint, items, readColumns(r.filter), whyOf(r.filter, r.endpoint), { label: "Fails", text: (row) => parts[row]! });
+  renderTable(nearTable, r.endpoint, items, read, why, { label: "Fails", text: (row) => parts[row]! });
   near.hidden = items.length === 0;
   near.dataset.state = "done";
 }
@@ -222,8 +225,11 @@ function clearNearMisses(): void {
   near.dataset.state = "done";
 }
 
-/** How a row explains itself: the filter compiled once for the page's rows (none without a filter). */
-function whyOf(filter: string, endpoint: Endpoint): { filter: string; explain: (item: unknown) => ReturnType<ReturnType<typeof compile>["explain"]> } | undefined {
+/** How a row explains itself. */
+type Why = { readonly filter: string; readonly explain: (item: unknown) => Explanation };
+
+/** The filter compiled once for the page's rows and near misses (none without a filter). */
+function whyOf(filter: string, endpoint: Endpoint): Why | undefined {
   if (filter.trim() === "") return undefined;
   let compiled: ReturnType<typeof compile> | undefined;
   return { filter, explain: (item) => (compiled ??= compile(filter, { schema: schemaOf(endpoint) })).explain(item) };
