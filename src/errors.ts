@@ -25,7 +25,8 @@ export type SyntaxErrorCode =
   | "input-too-long"
   | "nesting-too-deep"
   | "too-many-expressions"
-  | "too-many-matches";
+  | "too-many-matches"
+  | "not-in-target";
 
 /** Stable codes of static type errors found against a schema at compile time. */
 export type TypeErrorCode =

@@ -10,7 +10,8 @@
  */
 import { compileAst, type CompiledProgram, type PlanNode } from "./evaluate/compile.js";
 import type { EvaluationBudget } from "./evaluate/budget.js";
-import type { EvaluateOptions } from "./evaluate/common.js";
+import { evaluationRules, type EvaluateOptions } from "./evaluate/common.js";
+import { NEWEST_TARGET, resolveTarget } from "./targets/releases.js";
 import { explainInterpreted, interpret } from "./evaluate/interpret.js";
 import type { Explanation } from "./evaluate/explain.js";
 import { compileTrace, type Tracer } from "./evaluate/trace.js";
@@ -44,7 +45,8 @@ export { interpret } from "./evaluate/interpret.js";
 export { leafReading, type Explanation, type WitnessLeaf } from "./evaluate/explain.js";
 export { nearMissFilters, type NearMissFilter } from "./syntax/near-miss.js";
 export { selectorsRead, boundNames, type SelectorRead } from "./syntax/reads.js";
-export type { EvaluateOptions } from "./evaluate/common.js";
+export type { EvaluateOptions, EvaluationRules } from "./evaluate/common.js";
+export { BEXPR_VERSIONS, FEATURES, UnknownTargetError, knownTargets, nomadReleases, resolveTarget, type BexprVersion, type Feature, type Target } from "./targets/releases.js";
 export type { EvaluationBudget } from "./evaluate/budget.js";
 export type { PlanNode } from "./evaluate/compile.js";
 export { parseJson } from "./json.js";
@@ -168,14 +170,15 @@ class CompiledFilter<T> implements Filter<T> {
  * expression that every record reaches). `check: false` defers all of these to evaluation.
  */
 export function compile<T = unknown>(expression: string, options: CompileOptions = {}): Filter<T> {
-  const ast = parse(expression, options);
+  const target = resolveTarget(options.target ?? NEWEST_TARGET);
+  const ast = parse(expression, { ...options, target });
   const type: Type = options.schema ?? ANY;
-  const evaluateOptions: EvaluateOptions = "unknownValue" in options ? { unknownValue: options.unknownValue } : {};
+  const evaluateOptions = evaluationRules(options, target);
   if (options.check !== false) {
     const first = checkAst(ast, expression, type, { unknownValue: "unknownValue" in options }).find((e) => e.alwaysFails);
     if (first) throw first;
   }
-  const settings: FilterSettings = { root: type, options: evaluateOptions, maxSteps: options.maxSteps };
+  const settings: FilterSettings = { root: type, options: evaluateOptions, maxSteps: options.maxSteps, target };
   return new CompiledFilter<T>(expression, ast, options.schema, compileAst(ast, expression, type, evaluateOptions), settings);
 }
 
@@ -185,8 +188,9 @@ export function compile<T = unknown>(expression: string, options: CompileOptions
  * evaluation exactly as it bounds a compiled filter's.
  */
 export function evaluate(expression: string, datum: unknown, options: CompileOptions = {}, budget?: EvaluationBudget): boolean {
-  const ast = parse(expression, options);
-  const evaluateOptions: EvaluateOptions = "unknownValue" in options ? { unknownValue: options.unknownValue } : {};
+  const target = resolveTarget(options.target ?? NEWEST_TARGET);
+  const ast = parse(expression, { ...options, target });
+  const evaluateOptions = evaluationRules(options, target);
   const steps = budget ?? (options.maxSteps === undefined ? undefined : { steps: options.maxSteps });
   return interpret(ast, expression, datum, options.schema ?? ANY, evaluateOptions, steps);
 }

@@ -81,6 +81,8 @@ export const SYNTAX_MESSAGES = {
   "too-many-expressions": (f: { readonly budget: number; readonly rule: string }) =>
     `max number of expressions parsed: the reference's parser gives up here, after ${f.budget.toLocaleString("en-US")} steps (rule ${f.rule}); nest fewer parentheses or write a shorter expression`,
   "too-many-matches": (f: { readonly limit: number }) => `the expression has more than the limit of ${f.limit} matches`,
+  "not-in-target": (f: { readonly construct: string; readonly since: string; readonly target: string }) =>
+    `${f.construct} is not in ${f.target}: it arrived in ${f.since}`,
 } as const satisfies Record<SyntaxErrorCode, (facts: never) => string>;
 
 /** The words of static type errors (compile time, against a schema or plain JSON). */

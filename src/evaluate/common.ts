@@ -7,6 +7,7 @@ import { selectorSource } from "../syntax/print.js";
 import type { FilterEvaluationError } from "../errors.js";
 import { evaluationError } from "../messages.js";
 import { stepError, type Site } from "../semantics/operators.js";
+import { has, type Target } from "../targets/releases.js";
 import type { StepFailure, WalkErrorReporter } from "../semantics/select.js";
 
 /** Options of evaluation that mirror the reference library's. */
@@ -16,6 +17,22 @@ export interface EvaluateOptions {
    * `WithUnknownValue`). Unset by default: a missing key is an error or takes the operator's fixed answer.
    */
   unknownValue?: unknown;
+}
+
+/**
+ * The evaluation options with the rules of the release evaluated as (`target`): what the compiler,
+ * the interpreter and every consumer of a filter's settings evaluate with.
+ */
+export interface EvaluationRules extends EvaluateOptions {
+  /** go-bexpr 0.1.11: a key missing from a map at a selector's end is an error, not the operator's fixed answer. */
+  readonly missingLeafIsError?: boolean;
+}
+
+/** The rules of `options` (its `unknownValue`, if set) for `target`. */
+export function evaluationRules(options: EvaluateOptions, target: Target): EvaluationRules {
+  const rules: { unknownValue?: unknown; missingLeafIsError?: boolean } = "unknownValue" in options ? { unknownValue: options.unknownValue } : {};
+  if (!has(target, "missing-leaf-answer")) rules.missingLeafIsError = true;
+  return rules;
 }
 
 /** The keys of a selector's steps. */

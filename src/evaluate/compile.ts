@@ -35,7 +35,7 @@ import { fieldOf, type Type } from "../semantics/schema.js";
 import { MISSING, concrete, elementType, isObject, kindOf, staticPath, step, typed, walk, type Typed } from "../semantics/select.js";
 import { charge, iterationSteps, levelMatches, meteredPattern, type EvaluationBudget } from "./budget.js";
 import { boundNames } from "../syntax/reads.js";
-import { bothPlaceholderError, hiddenPlaceholderError, placeholderClash, selectorKeys, selectorPrefix, walkReporter, type EvaluateOptions } from "./common.js";
+import { bothPlaceholderError, hiddenPlaceholderError, placeholderClash, selectorKeys, selectorPrefix, walkReporter, type EvaluationRules } from "./common.js";
 import { allOf, anyOf, filterInChunks, perItem, type Batch } from "./batch.js";
 import { fastMatch, fastMembership } from "./fast.js";
 import { interpret } from "./interpret.js";
@@ -112,7 +112,7 @@ function batchOf(c: Compiled): Batch {
 export interface Env {
   readonly source: string;
   readonly root: Type;
-  readonly options: EvaluateOptions;
+  readonly options: EvaluationRules;
   /** Bound names → frame slot, innermost last. */
   readonly scope: readonly Bound[];
   /** Frame slots allocated so far (shared by the whole program). */
@@ -139,7 +139,7 @@ export interface CompiledProgram {
 const hasOwn = Object.prototype.hasOwnProperty;
 
 /** Compiles `ast` (parsed from `source`) for data of type `root`. */
-export function compileAst(ast: Expr, source: string, root: Type, options: EvaluateOptions = {}): CompiledProgram {
+export function compileAst(ast: Expr, source: string, root: Type, options: EvaluationRules = {}): CompiledProgram {
   // Closures nest as deep as the collections do; past this depth (beyond what the reference's parse
   // budget lets through) the program runs the interpreter, whose stack is on the heap.
   if (!closable(ast, source)) {
@@ -205,7 +205,7 @@ export function collectionDepth(e: Expr): number {
 }
 
 /** The environment of a whole expression: no bound names, no frame slots yet, no budget running. */
-export function newEnv(ast: Expr, source: string, root: Type, options: EvaluateOptions): Env {
+export function newEnv(ast: Expr, source: string, root: Type, options: EvaluationRules): Env {
   return { source, root, options, scope: [], layout: { slots: 0 }, rootValue: rootNormalizer(root), meter: { budget: undefined }, outermost: undefined, top: ast.span };
 }
 
@@ -366,6 +366,7 @@ export function compileSelector(owner: MatchExpr | CollectionExpr, env: Env): Co
   const keys = selectorKeys(sel);
   const site = { source: env.source, span: owner.span };
   const unknown = "unknownValue" in env.options ? { value: env.options.unknownValue } : undefined;
+  const strict = env.options.missingLeafIsError === true;
 
   // A selector that starts with a bound name reads from the frame.
   // (JSON Pointers too: the reference looks placeholders up by the first step of any selector.)
@@ -382,7 +383,7 @@ export function compileSelector(owner: MatchExpr | CollectionExpr, env: Env): Co
     const rest = keys.slice(1);
     const slot = bound.slot;
     const report = walkReporter(site, sel, 1);
-    const readTyped: Reader = (_d, f) => walk(f![slot]!, rest, report, unknown, 1);
+    const readTyped: Reader = (_d, f) => walk(f![slot]!, rest, report, unknown, 1, strict);
     const type = bound.type && !unknown ? staticPath(bound.type, rest)?.type : undefined;
     if (type === undefined) return { read: readTyped, type: ANY_TYPE, infallible: false, dynamic: true };
     const read: Reader = rest.length === 0 ? (_d, f) => f![slot]!.value : (d, f) => {
@@ -392,12 +393,13 @@ export function compileSelector(owner: MatchExpr | CollectionExpr, env: Env): Co
     return { read, type, infallible: false, dynamic: false };
   }
 
-  if (unknown) {
+  if (unknown || strict) {
     // With an unknown value, the first missing key or field ends the walk with that value, whatever
-    // steps follow (the reference's walk): one general walk, exactly the interpreter's.
+    // steps follow (the reference's walk); strictly (0.1.11), a missing last key fails like any
+    // other: one general walk, exactly the interpreter's.
     const report = walkReporter(site, sel);
     const { root, rootValue } = env;
-    return { read: (d) => walk({ type: root, value: rootValue(d) }, keys, report, unknown), type: ANY_TYPE, infallible: false, dynamic: true };
+    return { read: (d) => walk({ type: root, value: rootValue(d) }, keys, report, unknown, 0, strict), type: ANY_TYPE, infallible: false, dynamic: true };
   }
 
   // The static type and infallibility now; the steps' closures when a first datum needs them (a

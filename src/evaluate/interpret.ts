@@ -18,7 +18,7 @@ import { ANY, type Type } from "../semantics/schema.js";
 import { MISSING, elementType, kindOf, typed, walk, type Typed } from "../semantics/select.js";
 import { charge, iterationSteps, levelMatches, meteredPattern, type EvaluationBudget } from "./budget.js";
 import { boundNames } from "../syntax/reads.js";
-import { bothPlaceholderError, hiddenPlaceholderError, placeholderClash, selectorKeys, walkReporter, type EvaluateOptions } from "./common.js";
+import { bothPlaceholderError, hiddenPlaceholderError, placeholderClash, selectorKeys, walkReporter, type EvaluationRules } from "./common.js";
 import { compilePattern, type Pattern } from "../semantics/regex.js";
 import { FilterEvaluationError } from "../errors.js";
 import type { Explanation, WitnessLeaf } from "./explain.js";
@@ -35,7 +35,7 @@ interface Scope {
 interface Context {
   readonly source: string;
   readonly root: Typed;
-  readonly options: EvaluateOptions;
+  readonly options: EvaluationRules;
   readonly patterns: Map<Literal, Pattern>;
   /** The budget being charged, if any, and the outermost collection being iterated (its span). */
   readonly budget: EvaluationBudget | undefined;
@@ -51,7 +51,7 @@ interface Context {
  * Throws `FilterEvaluationError` where the reference fails. With a `budget`, evaluation takes its steps
  * from it (see `budget.ts`) and throws `too-expensive` when it runs out.
  */
-export function interpret(ast: Expr, source: string, datum: unknown, type: Type = ANY, options: EvaluateOptions = {}, budget?: EvaluationBudget): boolean {
+export function interpret(ast: Expr, source: string, datum: unknown, type: Type = ANY, options: EvaluationRules = {}, budget?: EvaluationBudget): boolean {
   const ctx: Context = { source, root: { type, value: typed(type, datum) }, options, patterns: new Map(), budget, outermost: undefined, top: ast.span };
   if (budget !== undefined) charge(budget, levelMatches(ast), source, ast.span);
   return evaluate(ast, ctx, undefined);
@@ -61,7 +61,7 @@ export function interpret(ast: Expr, source: string, datum: unknown, type: Type 
  * Evaluates as `interpret` does and keeps the witness of the answer (explain.ts): the answer, or the
  * error as a value with the leaf that raised it.
  */
-export function explainInterpreted(ast: Expr, source: string, datum: unknown, type: Type = ANY, options: EvaluateOptions = {}, budget?: EvaluationBudget): Explanation {
+export function explainInterpreted(ast: Expr, source: string, datum: unknown, type: Type = ANY, options: EvaluationRules = {}, budget?: EvaluationBudget): Explanation {
   const trace = { failing: undefined as WitnessLeaf | undefined };
   const ctx: Context = { source, root: { type, value: typed(type, datum) }, options, patterns: new Map(), budget, outermost: undefined, top: ast.span, trace };
   const witness: WitnessLeaf[] = [];
@@ -303,15 +303,16 @@ function visit(f: CollectionFrame, ctx: Context): Scope | undefined {
 function select(e: MatchExpr | CollectionExpr, ctx: Context, scope: Scope | undefined): Typed | typeof MISSING {
   const keys = selectorKeys(e.selector);
   const unknown = "unknownValue" in ctx.options ? { value: ctx.options.unknownValue } : undefined;
+  const strict = ctx.options.missingLeafIsError === true;
   const site = { source: ctx.source, span: e.span };
   // The reference looks placeholders up by the first step of any selector, JSON Pointers included.
   for (let s = scope; s; s = s.next) {
     if (s.name === keys[0]) {
       if (s.hidden) throw hiddenPlaceholderError(site, s.hidden.path, keys.slice(1), s.hidden.index);
-      return walk(s.value, keys.slice(1), walkReporter(site, e.selector, 1), unknown, 1);
+      return walk(s.value, keys.slice(1), walkReporter(site, e.selector, 1), unknown, 1, strict);
     }
   }
-  return walk(ctx.root, keys, walkReporter(site, e.selector), unknown);
+  return walk(ctx.root, keys, walkReporter(site, e.selector), unknown, 0, strict);
 }
 
 function evaluateMatch(e: MatchExpr, ctx: Context, scope: Scope | undefined, seen?: { target?: Typed | typeof MISSING }): boolean {

@@ -18,7 +18,7 @@ import { COLLECTION_MISSING, notACollection } from "../semantics/operators.js";
 import type { Type } from "../semantics/schema.js";
 import { MISSING, elementType, kindOf, typed, type Typed } from "../semantics/select.js";
 import { FilterEvaluationError } from "../errors.js";
-import { bothPlaceholderError, type EvaluateOptions } from "./common.js";
+import { bothPlaceholderError, type EvaluationRules } from "./common.js";
 import { bindListElement, bindMapEntry, closable, collectionParts, matchDecision, newEnv, type Env, type Frame } from "./compile.js";
 import type { Explanation, WitnessLeaf } from "./explain.js";
 
@@ -81,7 +81,7 @@ class Trail {
 type TraceFn = (d: unknown, f: Frame | undefined, r: Trail) => boolean;
 
 /** Compiles the trace of `ast` (parsed from `source`) for data of type `root`. */
-export function compileTrace(ast: Expr, source: string, root: Type, options: EvaluateOptions): Tracer {
+export function compileTrace(ast: Expr, source: string, root: Type, options: EvaluationRules): Tracer {
   if (!closable(ast, source)) return () => undefined;
   let run: TraceFn;
   try {

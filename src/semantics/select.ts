@@ -157,6 +157,7 @@ export type WalkErrorReporter = (failure: StepFailure, stepIndex: number) => nev
  * from a map, or calls `fail` (which throws). With `unknown` set, a missing key or field anywhere reads
  * as that value instead (the reference's "unknown value" option). `taken` counts the steps that led to
  * `start` (a bound variable's own step), since a missing key only takes the fixed answer past the top.
+ * `strict` (go-bexpr 0.1.11) makes that last missing key an error too.
  */
 export function walk(
   start: Typed,
@@ -164,6 +165,7 @@ export function walk(
   fail: WalkErrorReporter,
   unknown?: { readonly value: unknown },
   taken = 0,
+  strict = false,
 ): Typed | typeof MISSING {
   let type = start.type;
   let value = start.value;
@@ -173,7 +175,7 @@ export function walk(
       if (unknown && (s.failure === "missing-key" || s.failure === "unknown-field")) {
         return { type: ANY_TYPE, value: typed(ANY_TYPE, unknown.value) };
       }
-      if (s.failure === "missing-key" && i === keys.length - 1 && i + taken > 0) return MISSING;
+      if (s.failure === "missing-key" && i === keys.length - 1 && i + taken > 0 && !strict) return MISSING;
       return fail(s, i);
     }
     type = s.type;

@@ -99,7 +99,8 @@ interface Machine {
  */
 const MEMOISED = new Set(["OrExpression", "AndExpression", "NotExpression", "CollectionExpression", "ParenthesizedExpression", "MatchExpression", "MatchSelectorOpValue", "MatchSelectorOp", "MatchValueOpSelector", "Selector", "Value", "StringLiteral", "NumberLiteral"]);
 
-let machine: Machine | undefined;
+/** One machine per grammar table (the reference's, and the older releases' derived from it). */
+const machines = new WeakMap<readonly PegRule[], Machine>();
 
 function classTest(n: Extract<PegNode, { t: "class" }>): (cp: number) => boolean {
   const chars = new Set([...n.chars].map((c) => c.codePointAt(0)!));
@@ -299,7 +300,8 @@ const REPLACEMENT = 0xfffd;
  * with "max number of expressions parsed" when step `max + 1` is taken).
  */
 export function budgetSteps(text: string, max: number, rules: readonly PegRule[] = REFERENCE_RULES): BudgetResult {
-  const m = rules === REFERENCE_RULES ? (machine ??= build(rules)) : build(rules);
+  let m = machines.get(rules);
+  if (m === undefined) machines.set(rules, (m = build(rules)));
   // Runes, and the UTF-16 offset of each where a surrogate makes them differ (else a rune's index is its offset).
   const all = new Int32Array(text.length);
   let at: Int32Array | undefined;

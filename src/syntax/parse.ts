@@ -11,6 +11,8 @@ import { FilterParser, tokenSpan } from "./parser.js";
 import { quickParse } from "./quick-parse.js";
 import { describeToken as describe } from "./recognition.js";
 import { lexer } from "./tokens.js";
+import { has, NEWEST_TARGET, resolveTarget, type Target } from "../targets/releases.js";
+import { budgetRules, unsupportedConstructs, unsupportedFacts } from "../targets/syntax.js";
 
 /** Limits on what `parse` accepts; every one has a default. */
 export interface ParseOptions {
@@ -30,9 +32,19 @@ export interface ParseOptions {
   maxExpressions?: number;
   /** Most match expressions (`x == 1`, `"a" in y`, ...) in one filter; 0 means no limit. Default 0. */
   maxMatches?: number;
+  /**
+   * Parse as this release does (`"go-bexpr@0.1.12"`, `"nomad@1.10.5"`; docs/api.md, "Version
+   * targets"): its grammar (no `any`/`all` before 0.1.13, no `is nil` before 0.1.16, each a
+   * `not-in-target` syntax error) and its parse budget (none by default before 0.1.15). Default: the
+   * newest, go-bexpr 0.1.16. An unknown name throws `UnknownTargetError`.
+   */
+  target?: string | Target;
 }
 
-export const DEFAULT_PARSE_OPTIONS: Readonly<Required<ParseOptions>> = Object.freeze({
+/** The limits of `parse` (every option but the target) with their defaults. */
+export type ParseLimits = Required<Omit<ParseOptions, "target">>;
+
+export const DEFAULT_PARSE_OPTIONS: Readonly<ParseLimits> = Object.freeze({
   maxLength: 1_048_576,
   maxDepth: 0,
   maxExpressions: REFERENCE_PARSE_BUDGET,
@@ -48,7 +60,9 @@ export function sharedParser(): FilterParser {
 
 /** Parses a filter expression to its AST. Throws `FilterSyntaxError` (and nothing else) on bad input. */
 export function parse(text: string, options: ParseOptions = {}): Ast {
-  const limits = { ...DEFAULT_PARSE_OPTIONS, ...options };
+  const { target: asked, ...given } = options;
+  const target = asked === undefined ? NEWEST_TARGET : resolveTarget(asked);
+  const limits: ParseLimits = { ...DEFAULT_PARSE_OPTIONS, ...given };
   if (typeof text !== "string") {
     throw syntaxError("unexpected-input", String(text), { start: 0, end: 0 }, { notAString: true });
   }
@@ -60,15 +74,22 @@ export function parse(text: string, options: ParseOptions = {}): Ast {
   }
   // The reference's budget first: where it runs out, that is the reference's answer (its parser
   // stops there, whatever comes after), and a long text need not be parsed twice.
-  checkBudget(text, limits.maxExpressions || REFERENCE_PARSE_BUDGET);
-  return quickParse(text, limits) ?? fullParse(text, limits);
+  // Before 0.1.15 the reference had a budget only where a caller set one (the scheduler never did).
+  const budget = given.maxExpressions || (has(target, "parse-budget") ? REFERENCE_PARSE_BUDGET : Infinity);
+  checkBudget(text, budget, target);
+  const ast = quickParse(text, limits) ?? fullParse(text, limits);
+  if (target !== NEWEST_TARGET) {
+    const lacking = unsupportedConstructs(ast, target)[0];
+    if (lacking !== undefined) throw syntaxError("not-in-target", text, lacking.span, unsupportedFacts(lacking, text, target));
+  }
+  return ast;
 }
 
 /**
  * The Chevrotain parser's answer (the fast path's reference): the AST, or the `FilterSyntaxError` for
  * the text. Expects the checks of `parse` before it (length, emptiness, the reference's budget).
  */
-export function fullParse(text: string, limits: Required<ParseOptions>): Ast {
+export function fullParse(text: string, limits: ParseLimits): Ast {
   const lexed = lexer.tokenize(text);
   // A character no token matches can never be consumed: parse up to it, and report it unless the
   // text before it already fails.
@@ -101,9 +122,9 @@ export function fullParse(text: string, limits: Required<ParseOptions>): Ast {
  * The reference's parse budget: replayed (budget.ts) only when a cheap weight of the text says the
  * reference could run out of it, which no expression of ordinary size and nesting does.
  */
-function checkBudget(text: string, max: number): void {
+function checkBudget(text: string, max: number, target: Target): void {
   if (!budgetMayExceed(text, max)) return;
-  const r = budgetSteps(text, max);
+  const r = budgetSteps(text, max, budgetRules(target));
   if (!r.exceeded) return;
   throw syntaxError("too-many-expressions", text, { start: r.offset, end: r.offset }, { budget: max, rule: r.rule });
 }
