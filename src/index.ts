@@ -11,11 +11,12 @@
 import { compileAst, type CompiledProgram, type PlanNode } from "./evaluate/compile.js";
 import type { EvaluationBudget } from "./evaluate/budget.js";
 import { evaluationRules, type EvaluateOptions } from "./evaluate/common.js";
-import { NEWEST_TARGET, resolveTarget } from "./targets/releases.js";
+import { NEWEST_TARGET, resolveTarget, type Target } from "./targets/releases.js";
+import { splitFilter } from "./targets/split.js";
 import { explainInterpreted, interpret } from "./evaluate/interpret.js";
 import type { Explanation } from "./evaluate/explain.js";
 import { compileTrace, type Tracer } from "./evaluate/trace.js";
-import { SETTINGS, type FilterSettings } from "./evaluate/settings.js";
+import { SETTINGS, settingsOf, type FilterSettings } from "./evaluate/settings.js";
 import { checkAst } from "./semantics/check.js";
 import { ANY, type Schema, type Type } from "./semantics/schema.js";
 import type { Ast } from "./syntax/ast.js";
@@ -180,6 +181,37 @@ export function compile<T = unknown>(expression: string, options: CompileOptions
   }
   const settings: FilterSettings = { root: type, options: evaluateOptions, maxSteps: options.maxSteps, target };
   return new CompiledFilter<T>(expression, ast, options.schema, compileAst(ast, expression, type, evaluateOptions), settings);
+}
+
+/** The two parts of a filter for a server of an older release (`split`). */
+export interface Split<T = unknown> {
+  /** The release the server part is for. */
+  readonly target: Target;
+  /** The filter to send to the server (its `filter` parameter); undefined: send none, take every item. */
+  readonly server: string | undefined;
+  /** The filter to run on the server's answer (the original's options and release); undefined: keep every item. */
+  readonly residual: Filter<T> | undefined;
+}
+
+/**
+ * Splits a filter for a server of an older release (`"nomad@1.10.5"`; docs/api.md, "Version
+ * targets"): `server` is text that release accepts and that keeps every item the filter keeps (it
+ * drops only items the filter answers false on, and fails only where the filter fails); `residual`,
+ * run on the server's answer, gives exactly the filter's answer, errors included. A string is
+ * compiled first with `options`.
+ */
+export function split<T = unknown>(filter: Filter<T> | string, target: string | Target, options: CompileOptions = {}): Split<T> {
+  const f = typeof filter === "string" ? compile<T>(filter, options) : filter;
+  const settings = settingsOf(f);
+  const parts = splitFilter(f, settings, target);
+  let residual: Filter<T> | undefined;
+  if (parts.residual === f.expression) residual = f;
+  else if (parts.residual !== undefined) {
+    const own: CompileOptions = { schema: f.schema, check: false, ...(settings && { target: settings.target, maxSteps: settings.maxSteps }) };
+    if (settings && "unknownValue" in settings.options) own.unknownValue = settings.options.unknownValue;
+    residual = compile<T>(parts.residual, own);
+  }
+  return { target: parts.target, server: parts.server, residual };
 }
 
 /**

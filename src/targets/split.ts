@@ -1,0 +1,139 @@
+/**
+ * `split(filter, target)`: the part of a filter that an older server evaluates exactly as the
+ * filter's own release does, and the rest, to evaluate on the server's answer.
+ *
+ * The filter's top-level conjuncts `c1 and … and cn` are taken in order. A conjunct is *the same* on
+ * both releases when every leaf of it answers alike on every item (answers and errors): it uses no
+ * construct the target lacks, and no rule that changed between the two releases reaches it (a key
+ * missing from a map at the selector's end, `is empty` on a value that is not a collection). The
+ * server gets:
+ * - the longest prefix of conjuncts that are the same: the server evaluates them in the filter's
+ *   order, so where it answers false or fails, the filter answers false or fails at the same leaf;
+ * - after it, a conjunct that is the same and cannot fail, while every conjunct before it cannot
+ *   fail either: where it is false, the filter is false whatever came before.
+ * So the server drops only items the filter answers false, and fails only where the filter fails.
+ * The residual is the other conjuncts, in order: on an item the server keeps, the chosen conjuncts
+ * are true, so the residual answers as the whole filter does, errors included.
+ */
+import { compileAst } from "../evaluate/compile.js";
+import type { FilterSettings } from "../evaluate/settings.js";
+import { concrete, staticPath } from "../semantics/select.js";
+import type { Type } from "../semantics/schema.js";
+import type { Expr } from "../syntax/ast.js";
+import { parse } from "../syntax/parse.js";
+import { print } from "../syntax/print.js";
+import { BEXPR_VERSIONS, FEATURES, resolveTarget, type Feature, type Target } from "./releases.js";
+import { unsupportedConstructs } from "./syntax.js";
+
+/** What `split` needs of a compiled filter. */
+export interface SplitSource {
+  readonly expression: string;
+  readonly ast: Expr;
+}
+
+/** The two parts of a filter for a server of an older release. */
+export interface SplitParts {
+  /** The release the server part is for. */
+  readonly target: Target;
+  /** The filter to send to the server (`?filter=`); undefined: send none and take every item. */
+  readonly server: string | undefined;
+  /** The filter to evaluate on the server's answer, as the original is evaluated; undefined: keep every item. */
+  readonly residual: string | undefined;
+}
+
+/** The features whose rules differ between two releases. */
+function changed(a: Target, b: Target): Set<Feature> {
+  const ia = BEXPR_VERSIONS.indexOf(a.bexpr), ib = BEXPR_VERSIONS.indexOf(b.bexpr);
+  const [lo, hi] = ia < ib ? [ia, ib] : [ib, ia];
+  const out = new Set<Feature>();
+  for (const [f, { since }] of Object.entries(FEATURES) as [Feature, { since: (typeof BEXPR_VERSIONS)[number] }][]) {
+    const at = BEXPR_VERSIONS.indexOf(since);
+    if (at > lo && at <= hi) out.add(f);
+  }
+  return out;
+}
+
+/** True when every leaf of `e` answers alike (answers and errors) under both releases' rules. */
+function same(e: Expr, root: Type, diff: ReadonlySet<Feature>, target: Target): boolean {
+  if (unsupportedConstructs(e, target).length > 0) return false;
+  const stack: Expr[] = [e];
+  while (stack.length > 0) {
+    const x = stack.pop()!;
+    if (x.kind === "not") stack.push(x.operand);
+    else if (x.kind === "and" || x.kind === "or") stack.push(...x.operands);
+    else if (x.kind === "collection") {
+      if (diff.has("collections")) return false;
+      // Inside a body, the leaves read bound values: the changed rules are checked on plain JSON.
+      if (diff.size > 0 && !same(x.body, { kind: "any" }, diff, target)) return false;
+      if (!leafSame(x.selector.segments.map((s) => s.name), undefined, root, diff)) return false;
+    } else if (!leafSame(x.selector.segments.map((s) => s.name), x.op, root, diff)) return false;
+  }
+  return true;
+}
+
+function leafSame(keys: readonly string[], op: string | undefined, root: Type, diff: ReadonlySet<Feature>): boolean {
+  if (diff.has("is-nil") && (op === "is nil" || op === "is not nil")) return false;
+  const path = staticPath(root, keys);
+  if (diff.has("missing-leaf-answer") && keys.length > 1) {
+    // Only a key of a map can be missing at the end: a record's field or a list's index cannot.
+    const last = path?.steps[path.steps.length - 1];
+    if (last !== "field" && last !== "index") return false;
+  }
+  if (diff.has("is-empty-error") && (op === "is empty" || op === "is not empty")) {
+    const kind = path === undefined ? "any" : concrete(path.type).kind;
+    if (kind !== "string" && kind !== "list" && kind !== "map") return false;
+  }
+  return true;
+}
+
+/** The top-level conjuncts of `e`, in order (nested `and`s flattened: their order and errors are the same). */
+function conjuncts(e: Expr): Expr[] {
+  if (e.kind !== "and") return [e];
+  return e.operands.flatMap(conjuncts);
+}
+
+const conjunction = (parts: readonly Expr[]): string | undefined =>
+  parts.length === 0 ? undefined : print(parts.length === 1 ? parts[0]! : { kind: "and", operands: parts, span: { start: 0, end: 0 } });
+
+/**
+ * Splits a compiled filter (or an expression, for plain JSON and the newest release) for a server
+ * of the `target` release: send `server` as the server's filter, evaluate `residual` (with the
+ * filter's own options) on its answer, and the result is the filter's answer over the same items,
+ * errors included. The server part parses under the target's rules in every case.
+ */
+export function splitFilter(filter: SplitSource, settings: FilterSettings | undefined, target: string | Target): SplitParts {
+  const to = resolveTarget(target);
+  const from = settings?.target ?? resolveTarget(`go-bexpr@${BEXPR_VERSIONS[BEXPR_VERSIONS.length - 1]}`);
+  const root: Type = settings?.root ?? { kind: "any" };
+  const all = conjuncts(filter.ast);
+  // The server evaluates without options: with an unknown value, no leaf answers alike there.
+  if (settings !== undefined && "unknownValue" in settings.options) return { target: to, server: undefined, residual: filter.expression };
+  const diff = changed(from, to);
+  const chosen: Expr[] = [];
+  const rest: Expr[] = [];
+  let prefix = true;
+  let infallibleSoFar = true;
+  for (const c of all) {
+    const infallible = compileAst(c, filter.expression, root, settings?.options ?? {}).plan.infallible;
+    if (same(c, root, diff, to) && (prefix || (infallible && infallibleSoFar))) chosen.push(c);
+    else {
+      prefix = false;
+      rest.push(c);
+    }
+    infallibleSoFar &&= infallible;
+  }
+  let server = conjunction(chosen);
+  let residual = rest.length === all.length ? filter.expression : conjunction(rest);
+  if (server !== undefined && !parsesUnder(server, to)) [server, residual] = [undefined, filter.expression];
+  return { target: to, server, residual };
+}
+
+function parsesUnder(text: string, target: Target): boolean {
+  try {
+    parse(text, { target });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
