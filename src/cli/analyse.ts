@@ -8,6 +8,8 @@ import { checkAst, compile, diagnose, FilterError, parse, t, type Ast, type Filt
 import { fromError, fromWarning, type Diagnostic } from "./diagnostics.js";
 import type { Expression } from "./expressions.js";
 import { lint } from "../lint/index.js";
+import { has, type Target } from "../targets/releases.js";
+import { targetFindings } from "../targets/check.js";
 
 /** Everything known about one expression. */
 export interface Report {
@@ -28,31 +30,38 @@ export interface AnalyseOptions {
   readonly warnings: boolean;
   /** Warnings make the expression invalid. */
   readonly strict: boolean;
+  /** Check and compile as this release (`--target`), not the newest. */
+  readonly target?: Target | undefined;
 }
 
 export function analyse(expression: Expression, options: AnalyseOptions): Report {
   const { text } = expression;
   const errors: Diagnostic[] = [];
   let ast: Ast | undefined;
+  const target = options.target;
   try {
-    ast = parse(text);
+    // The target's parse budget (none before 0.1.15); its missing constructs are findings below.
+    ast = parse(text, target && { maxExpressions: has(target, "parse-budget") ? 0 : Infinity });
   } catch (e) {
     if (!(e instanceof FilterError)) throw e;
     errors.push(fromError(e, options.schema));
     return { expression, ast: undefined, filter: undefined, errors: withFixes(text, errors, options), warnings: [], valid: false };
   }
+  const onTarget = target && targetFindings(ast, text, options.schema ?? t.any, target);
+  for (const e of onTarget?.errors ?? []) errors.push(fromError(e, options.schema));
   // Without a schema, the check still finds invalid regular expressions.
   for (const e of checkAst(ast, text, options.schema ?? t.any)) errors.push(fromError(e, options.schema));
   // A name stepping into a list is the error `invalid-index` here; its warning would say it twice.
   const warnings = options.warnings
     ? lint(ast, text, options.schema)
         .filter((w) => !(w.code === "list-by-name" && errors.some((e) => e.code === "invalid-index" && e.span.end === w.span.end)))
+        .concat(onTarget?.warnings ?? [])
         .map((w) => fromWarning(w, text))
     : [];
   let filter: Filter | undefined;
   if (errors.length === 0) {
     try {
-      filter = compile(text, { schema: options.schema });
+      filter = compile(text, { schema: options.schema, target });
     } catch (e) {
       if (!(e instanceof FilterError)) throw e;
       errors.push(fromError(e, options.schema));

@@ -4,6 +4,7 @@
  */
 import { parseArgs } from "node:util";
 import { didYouMean } from "../semantics/check.js";
+import { resolveTarget, UnknownTargetError, type Target } from "../targets/releases.js";
 
 /** A mistake in how the command was called: exit status 2. */
 export class UsageError extends Error {
@@ -36,6 +37,10 @@ export interface Options {
   readonly noWarnings: boolean;
   /** Fail (exit 1) when there are warnings. */
   readonly strict: boolean;
+  /** `--target`: check (and evaluate) as this release; undefined: the newest. */
+  readonly target: Target | undefined;
+  /** `--split` (with `--target`): print the part for that release's server and the residual. */
+  readonly split: boolean;
   /** Expressions given as arguments. */
   readonly expressions: readonly string[];
 }
@@ -61,6 +66,10 @@ Options:
                                 list literals, misspelt fields, guarded map keys; docs/cli.md)
   --file FILE                   read the expressions from FILE, one a line (repeat it for more
                                 files); with --fix, write the fixed expressions back to FILE
+  --target RELEASE              check and evaluate as that release: nomad@1.10.5, go-bexpr@0.1.12
+                                (flags what it lacks and what it answers differently; docs/cli.md)
+  --split                       with --target, print the part of the filter to send to a server of
+                                that release and the residual to run on its answer
   --strict                      treat warnings as errors (exit status 1)
   --no-warnings                 do not report warnings
   -h, --help                    print this help and exit
@@ -89,6 +98,8 @@ const OPTIONS = {
   file: { type: "string", multiple: true },
   strict: { type: "boolean" },
   "no-warnings": { type: "boolean" },
+  target: { type: "string" },
+  split: { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
 } as const;
@@ -125,6 +136,17 @@ export function parseCommandLine(argv: readonly string[]): Options {
   if (v.sql !== undefined && v.sql !== "postgres" && v.sql !== "sqlite") {
     throw new UsageError(`--sql must be "postgres" or "sqlite", not ${JSON.stringify(v.sql)}`);
   }
+  let target: Target | undefined;
+  if (v.target !== undefined) {
+    try {
+      target = resolveTarget(v.target);
+    } catch (e) {
+      if (!(e instanceof UnknownTargetError)) throw e;
+      throw new UsageError(`--target: ${e.message}`);
+    }
+  }
+  if (v.split && target === undefined) throw new UsageError("--split needs --target: the release of the server");
+  if (v.split && (v.data !== undefined || v.fix)) throw new UsageError(`--split and ${v.fix ? "--fix" : "--data"} do not go together`);
   return {
     help: v.help ?? false,
     version: v.version ?? false,
@@ -139,6 +161,8 @@ export function parseCommandLine(argv: readonly string[]): Options {
     files,
     noWarnings: v["no-warnings"] ?? false,
     strict: v.strict ?? false,
+    target,
+    split: v.split ?? false,
     expressions: parsed.positionals,
   };
 }

@@ -4,7 +4,7 @@
  * 1 an expression is invalid or failed to evaluate, 2 a usage error.
  */
 import { readFile, stat } from "node:fs/promises";
-import type { Explanation, Schema } from "../index.js";
+import { split, type Explanation, type Schema } from "../index.js";
 import { analyse, type Report } from "./analyse.js";
 import { parseCommandLine, USAGE, UsageError, type Options } from "./args.js";
 import { openData } from "./data/source.js";
@@ -20,6 +20,7 @@ import { diagnosticText, reportText, summaryText } from "./format/text.js";
 import { BufferedWriter, writeAll, type Io, type OutStream } from "./io.js";
 import { loadSchema } from "./schema-file.js";
 import { sqlJson, sqlOf, sqlText } from "./sql.js";
+import { splitJson, splitText } from "./split.js";
 import { colourEnabled, makeStyle, type Style } from "./style.js";
 import { packageInfo } from "./version.js";
 
@@ -49,7 +50,9 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     if (options.data !== undefined && expressions.length !== 1) {
       throw new UsageError(`--data evaluates one expression, but ${expressions.length} were given`);
     }
-    const reports = expressions.map((e) => analyse(e, { schema, warnings: !options.noWarnings, strict: options.strict }));
+    // With --split the filter is the newest release's, split for the target; else it is the target's.
+    const target = options.split ? undefined : options.target;
+    const reports = expressions.map((e) => analyse(e, { schema, warnings: !options.noWarnings, strict: options.strict, target }));
     if (options.data !== undefined) return await dataMode(reports[0]!, options, options.data, io);
     const status = await checkMode(reports, options, io);
     await fileNameHints(reports, io);
@@ -106,11 +109,13 @@ function formatReport(report: Report, options: Options, style: Style): string {
     const explain = options.explain ? { ast: report.ast, plan } : {};
     const json = reportJson(report, explain);
     if (options.sql) json.sql = report.filter ? sqlJson(sqlOf(report.filter, options.sql)) : null;
+    if (options.split && options.target) json.split = report.filter ? splitJson(split(report.filter, options.target)) : null;
     return `${JSON.stringify(json)}\n`;
   }
   let text = reportText(report, style);
   if (options.explain && report.ast) text += `\n${explainText(report.ast, report.expression.text, plan, style)}`;
   if (options.sql && report.filter) text += `\n${sqlText(sqlOf(report.filter, options.sql), style)}`;
+  if (options.split && options.target && report.filter) text += `\n${splitText(split(report.filter, options.target), style)}`;
   return `${text}\n`;
 }
 

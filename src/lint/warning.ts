@@ -2,7 +2,7 @@
 import type { Span } from "../index.js";
 
 /** Stable codes of the warnings. */
-export type WarningCode = "pointer-value" | "word-is-selector" | "list-by-name" | "missing-key-error";
+export type WarningCode = "pointer-value" | "word-is-selector" | "list-by-name" | "missing-key-error" | "target-behaviour";
 
 export interface Warning {
   readonly code: WarningCode;

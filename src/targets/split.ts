@@ -18,8 +18,8 @@
 import { compileAst } from "../evaluate/compile.js";
 import type { FilterSettings } from "../evaluate/settings.js";
 import { concrete, staticPath } from "../semantics/select.js";
-import type { Type } from "../semantics/schema.js";
-import type { Expr } from "../syntax/ast.js";
+import { ANY, type Type } from "../semantics/schema.js";
+import type { Expr, Span } from "../syntax/ast.js";
 import { parse } from "../syntax/parse.js";
 import { print } from "../syntax/print.js";
 import { BEXPR_VERSIONS, FEATURES, resolveTarget, type Feature, type Target } from "./releases.js";
@@ -42,7 +42,7 @@ export interface SplitParts {
 }
 
 /** The features whose rules differ between two releases. */
-function changed(a: Target, b: Target): Set<Feature> {
+export function changed(a: Target, b: Target): Set<Feature> {
   const ia = BEXPR_VERSIONS.indexOf(a.bexpr), ib = BEXPR_VERSIONS.indexOf(b.bexpr);
   const [lo, hi] = ia < ib ? [ia, ib] : [ib, ia];
   const out = new Set<Feature>();
@@ -53,37 +53,47 @@ function changed(a: Target, b: Target): Set<Feature> {
   return out;
 }
 
-/** True when every leaf of `e` answers alike (answers and errors) under both releases' rules. */
-function same(e: Expr, root: Type, diff: ReadonlySet<Feature>, target: Target): boolean {
-  if (unsupportedConstructs(e, target).length > 0) return false;
-  const stack: Expr[] = [e];
-  while (stack.length > 0) {
-    const x = stack.pop()!;
-    if (x.kind === "not") stack.push(x.operand);
-    else if (x.kind === "and" || x.kind === "or") stack.push(...x.operands);
-    else if (x.kind === "collection") {
-      if (diff.has("collections")) return false;
-      // Inside a body, the leaves read bound values: the changed rules are checked on plain JSON.
-      if (diff.size > 0 && !same(x.body, { kind: "any" }, diff, target)) return false;
-      if (!leafSame(x.selector.segments.map((s) => s.name), undefined, root, diff)) return false;
-    } else if (!leafSame(x.selector.segments.map((s) => s.name), x.op, root, diff)) return false;
-  }
-  return true;
+/** A leaf that may answer differently under two releases, and the rule that changed. */
+export interface BehaviourChange {
+  readonly feature: Feature;
+  readonly span: Span;
 }
 
-function leafSame(keys: readonly string[], op: string | undefined, root: Type, diff: ReadonlySet<Feature>): boolean {
-  if (diff.has("is-nil") && (op === "is nil" || op === "is not nil")) return false;
-  const path = staticPath(root, keys);
-  if (diff.has("missing-leaf-answer") && keys.length > 1) {
-    // Only a key of a map can be missing at the end: a record's field or a list's index cannot.
-    const last = path?.steps[path.steps.length - 1];
-    if (last !== "field" && last !== "index") return false;
+/**
+ * The leaves of `e` that may answer differently (answers or errors) under two releases whose rules
+ * differ in `diff`: a key of a map that may be missing at a selector's end (`missing-leaf-answer`),
+ * `is empty` on what may not be a string, list or map (`is-empty-error`). Constructs one release
+ * lacks are `unsupportedConstructs`'.
+ */
+export function behaviourChanges(e: Expr, root: Type, diff: ReadonlySet<Feature>): BehaviourChange[] {
+  const out: BehaviourChange[] = [];
+  if (!diff.has("missing-leaf-answer") && !diff.has("is-empty-error")) return out;
+  const stack: [Expr, Type][] = [[e, root]];
+  while (stack.length > 0) {
+    const [x, type] = stack.pop()!;
+    if (x.kind === "not") stack.push([x.operand, type]);
+    else if (x.kind === "and" || x.kind === "or") for (const o of x.operands) stack.push([o, type]);
+    else {
+      const keys = x.selector.segments.map((s) => s.name);
+      const path = staticPath(type, keys);
+      // Only a key of a map can be missing at the end: a record's field or a list's index cannot.
+      const last = path?.steps[path.steps.length - 1];
+      if (diff.has("missing-leaf-answer") && keys.length > 1 && last !== "field" && last !== "index") out.push({ feature: "missing-leaf-answer", span: x.selector.span });
+      if (x.kind === "collection") {
+        // Inside a body, leaves read bound values: the changed rules are checked as on plain JSON.
+        stack.push([x.body, ANY]);
+      } else if (diff.has("is-empty-error") && (x.op === "is empty" || x.op === "is not empty")) {
+        const kind = path === undefined ? "any" : concrete(path.type).kind;
+        if (kind !== "string" && kind !== "list" && kind !== "map") out.push({ feature: "is-empty-error", span: x.opSpan });
+      }
+    }
   }
-  if (diff.has("is-empty-error") && (op === "is empty" || op === "is not empty")) {
-    const kind = path === undefined ? "any" : concrete(path.type).kind;
-    if (kind !== "string" && kind !== "list" && kind !== "map") return false;
-  }
-  return true;
+  return out.sort((a, b) => a.span.start - b.span.start);
+}
+
+/** True when every leaf of `e` answers alike (answers and errors) under both releases' rules. */
+function same(e: Expr, root: Type, diff: ReadonlySet<Feature>, target: Target): boolean {
+  return unsupportedConstructs(e, target).length === 0 && behaviourChanges(e, root, diff).length === 0;
 }
 
 /** The top-level conjuncts of `e`, in order (nested `and`s flattened: their order and errors are the same). */
