@@ -8,8 +8,8 @@ import { checkAst, compile, diagnose, FilterError, parse, t, type Ast, type Filt
 import { fromError, fromWarning, type Diagnostic } from "./diagnostics.js";
 import type { Expression } from "./expressions.js";
 import { lint } from "../lint/index.js";
-import { has, type Target } from "../targets/releases.js";
-import { targetFindings } from "../targets/check.js";
+import type { Target } from "../targets/releases.js";
+import { parseForTarget, targetFindings } from "../targets/check.js";
 
 /** Everything known about one expression. */
 export interface Report {
@@ -40,8 +40,7 @@ export function analyse(expression: Expression, options: AnalyseOptions): Report
   let ast: Ast | undefined;
   const target = options.target;
   try {
-    // The target's parse budget (none before 0.1.15); its missing constructs are findings below.
-    ast = parse(text, target && { maxExpressions: has(target, "parse-budget") ? 0 : Infinity });
+    ast = parseForTarget(text, target);
   } catch (e) {
     if (!(e instanceof FilterError)) throw e;
     errors.push(fromError(e, options.schema));

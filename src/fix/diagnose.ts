@@ -13,6 +13,8 @@ import { checkAst } from "../semantics/check.js";
 import { ANY, type Schema } from "../semantics/schema.js";
 import type { Expr } from "../syntax/ast.js";
 import { parse } from "../syntax/parse.js";
+import { parseForTarget, targetFindings } from "../targets/check.js";
+import { resolveTarget, type Target } from "../targets/releases.js";
 import { applyFix } from "./apply.js";
 import { pathType } from "./hover.js";
 import { syntaxFixes } from "./syntax.js";
@@ -25,6 +27,11 @@ export interface DiagnoseOptions {
   readonly schema?: Schema | undefined;
   /** Report the warnings (valid text that probably does not mean what it says). Default true. */
   readonly warnings?: boolean;
+  /**
+   * Diagnose for this release (`"nomad@1.10.5"`): each construct it lacks is a `not-in-target` error,
+   * each leaf it answers differently a `target-behaviour` warning. Default: the newest.
+   */
+  readonly target?: string | Target | undefined;
 }
 
 interface Finding {
@@ -93,8 +100,9 @@ export function fixAll(text: string, options: DiagnoseOptions & { readonly maxRo
 function findings(text: string, options: DiagnoseOptions): Finding[] {
   const schema = options.schema;
   let ast: Expr;
+  const target = options.target === undefined ? undefined : resolveTarget(options.target);
   try {
-    ast = parse(text);
+    ast = parseForTarget(text, target);
   } catch (e) {
     if (!(e instanceof FilterSyntaxError)) throw e;
     const isList = (selector: string) => {
@@ -108,9 +116,11 @@ function findings(text: string, options: DiagnoseOptions): Finding[] {
     syntax: false,
     candidates: typeFixes(text, ast, e),
   }));
+  const onTarget = target && targetFindings(ast, text, schema ?? ANY, target);
+  const lacking = (onTarget?.errors ?? []).map((e): Finding => ({ diagnostic: { code: e.code, severity: "error", message: e.summary, span: e.span, fixes: [] }, syntax: true, candidates: [] }));
   const warnings: Finding[] = [];
   if (options.warnings !== false || errors.length > 0) {
-    for (const w of lint(ast, text, schema)) {
+    for (const w of [...lint(ast, text, schema), ...(onTarget?.warnings ?? [])]) {
       const candidates: Fix[] = w.rewrite ? [{ title: w.rewrite.title, edits: [{ start: w.rewrite.at.start, end: w.rewrite.at.end, insert: w.rewrite.replace }] }] : [];
       // A warning about the same text as an error (a name step into a list): its rewrite fixes the error.
       const twin = errors.find((e) => overlaps(e.diagnostic.span, w.span));
@@ -121,7 +131,7 @@ function findings(text: string, options: DiagnoseOptions): Finding[] {
       if (options.warnings !== false) warnings.push({ diagnostic: { code: w.code, severity: "warning", message: w.summary, span: w.span, fixes: [] }, syntax: false, candidates });
     }
   }
-  return [...errors, ...warnings].sort((a, b) => a.diagnostic.span.start - b.diagnostic.span.start);
+  return [...lacking, ...errors, ...warnings].sort((a, b) => a.diagnostic.span.start - b.diagnostic.span.start);
 }
 
 function overlaps(a: { start: number; end: number }, b: { start: number; end: number }): boolean {

@@ -11,6 +11,8 @@ import { placeholderClash } from "../evaluate/common.js";
 import { boundNames } from "../syntax/reads.js";
 import { notRun, type CollectionExpr, type Expr, type MatchExpr } from "../syntax/ast.js";
 import { parse } from "../syntax/parse.js";
+import { settingsOf } from "../evaluate/settings.js";
+import { has, NEWEST_TARGET, resolveTarget, type Target } from "../targets/releases.js";
 import { postgres, sqlite, type Dialect, type Ref } from "./dialects.js";
 import { byAnswer, kindCases, reachedAs, Untranslatable, walkPath, type KindCase, type Walk, type WalkValue } from "./path.js";
 import { equalAny, operate } from "./ops.js";
@@ -41,6 +43,11 @@ export interface ToSqlOptions {
    * translation keeps every row (`TRUE`); the in-process re-check decides.
    */
   unknownValue?: unknown;
+  /**
+   * The release the filter answers as (`compile`'s `target`; a compiled filter carries its own). On
+   * go-bexpr 0.1.11 a missing map key fails: the translation keeps every row, the re-check decides.
+   */
+  target?: string | Target;
   /** PostgreSQL: bound values already in the statement; placeholders continue after them. Default 0. */
   paramOffset?: number;
   /**
@@ -104,7 +111,7 @@ export function dialectFor(options: ToSqlOptions): Dialect {
  * expression string that does not parse.
  */
 export function toSQL(filter: FilterSource, options: ToSqlOptions): SqlTranslation {
-  const { ast, schema } = typeof filter === "string" ? { ast: parse(filter), schema: options.schema } : filter;
+  const { ast, schema, keepAll } = sourceOf(filter, options);
   const d = dialectFor(options);
   const template = options.placeholders === "template";
   const offset = d.placeholders === "numbered" ? (options.paramOffset ?? 0) : 0;
@@ -116,13 +123,24 @@ export function toSQL(filter: FilterSource, options: ToSqlOptions): SqlTranslati
   };
   const everything = (): SqlTranslation => translation("TRUE", [], false);
   return shallow(() => {
-    const t = "unknownValue" in options ? UNKNOWN : translateExpr(ast, schema ?? ANY, d);
+    const t = keepAll ? UNKNOWN : translateExpr(ast, schema ?? ANY, d);
     const params: unknown[] = new Array<unknown>(offset);
     const { sql } = render(t.u, template ? "marked" : d.placeholders, params);
     // Within the engine's bound values, leaving room for the caller's (a scope, a keyset, a limit).
     if (params.length > d.maxParams - PARAMS_LEFT) return everything();
     return translation(sql, params.slice(offset), t.tight);
   }, everything);
+}
+
+/**
+ * The filter's AST and schema, and whether its rules leave SQL nothing to narrow by: an unknown value
+ * (a missing key reads as it), or a release where a missing map key fails (go-bexpr 0.1.11).
+ */
+function sourceOf(filter: FilterSource, options: ToSqlOptions): { ast: Expr; schema: Schema | undefined; keepAll: boolean } {
+  const settings = typeof filter === "string" ? undefined : settingsOf(filter);
+  const target = resolveTarget(options.target ?? settings?.target ?? NEWEST_TARGET);
+  const keepAll = "unknownValue" in options || (settings !== undefined && "unknownValue" in settings.options) || !has(target, "missing-leaf-answer");
+  return typeof filter === "string" ? { ast: parse(filter, { target }), schema: options.schema, keepAll } : { ast: filter.ast, schema: filter.schema, keepAll };
 }
 
 /** Bound values left to the caller's own conditions within the engine's limit. */
@@ -146,11 +164,11 @@ function shallow<T>(f: () => T, fallback: () => T): T {
  * filter is surely true without error, `e` where it may fail. Their values share one `params` list.
  */
 export function toSQLPredicates(filter: FilterSource, options: ToSqlOptions): { u: string; l: string; e: string; params: unknown[]; exact: boolean } {
-  const { ast, schema } = typeof filter === "string" ? { ast: parse(filter), schema: options.schema } : filter;
+  const { ast, schema, keepAll } = sourceOf(filter, options);
   const d = dialectFor(options);
   return shallow(
     () => {
-      const t = "unknownValue" in options ? UNKNOWN : translateExpr(ast, schema ?? ANY, d);
+      const t = keepAll ? UNKNOWN : translateExpr(ast, schema ?? ANY, d);
       const params: unknown[] = [];
       const u = render(t.u, d.placeholders, params).sql;
       const l = render(t.l, d.placeholders, params).sql;

@@ -8,9 +8,18 @@ import { syntaxError } from "../messages.js";
 import type { Warning } from "../lint/warning.js";
 import type { Type } from "../semantics/schema.js";
 import type { Expr } from "../syntax/ast.js";
-import { FEATURES, NEWEST_TARGET, type Target } from "./releases.js";
+import { parse } from "../syntax/parse.js";
+import { FEATURES, has, NEWEST_TARGET, type Target } from "./releases.js";
 import { behaviourChanges, changed } from "./split.js";
 import { unsupportedConstructs, unsupportedFacts } from "./syntax.js";
+
+/**
+ * Parses as the newest grammar, within the target's parse budget (none before 0.1.15): the AST for
+ * `targetFindings`, which reports what the target's grammar lacks.
+ */
+export function parseForTarget(text: string, target: Target | undefined): Expr {
+  return parse(text, target && { maxExpressions: has(target, "parse-budget") ? 0 : Infinity });
+}
 
 /** The findings of `expression` (parsed as the newest release does) on `target`. */
 export function targetFindings(ast: Expr, source: string, root: Type, target: Target): { errors: FilterSyntaxError[]; warnings: Warning[] } {
