@@ -140,7 +140,8 @@ function codeCalls(page: string): { where: string; expression: string; options: 
       const given = c[2] ?? "";
       const schema = /schemas\.job/.test(given) ? schemas.job : /schemas\.deployment/.test(given) ? schemas.deployment : /schema: [Nn]ode/.test(given) ? Node : undefined;
       const line = text.slice(0, b.index + 6 + c.index).split("\n").length;
-      calls.push({ where: `${page}:${line}`, expression, options: { schema, check: !/check: false/.test(given) }, throws: /\bcatch\b/.test(code) });
+      const target = /target: "([^"]+)"/.exec(given)?.[1];
+      calls.push({ where: `${page}:${line}`, expression, options: { schema, check: !/check: false/.test(given), ...(target && { target }) }, throws: /\bcatch\b/.test(code) });
     }
   }
   return calls;
