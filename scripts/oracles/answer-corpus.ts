@@ -7,7 +7,7 @@
  * Checks that 0.1.16's answers are each case's recorded `expect` and prints every disagreement, then
  * how each release's answers differ from 0.1.16's.
  *
- *   npx tsx scripts/oracles/answer-corpus.ts [--bin DIR] [--jobs 2] [--timeout 60] [--repeat 8]
+ *   npx tsx scripts/oracles/answer-corpus.ts [--bin DIR] [--jobs 2] [--timeout 60] [--repeat 256]
  */
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -24,7 +24,7 @@ const { values: args } = parseArgs({
     bin: { type: "string", default: defaultBin() },
     jobs: { type: "string", default: "2" },
     timeout: { type: "string", default: "60" },
-    repeat: { type: "string", default: "8" },
+    repeat: { type: "string", default: "256" },
   },
 });
 

@@ -3,7 +3,7 @@
  * with every go-bexpr release (the oracles build.sh compiles). Deterministic for a seed: the same
  * drafts in the same order; the oracles then decide every answer.
  *
- *   npx tsx scripts/oracles/generate-cases.ts [--seed 20251125] [--bin DIR] [--jobs 2] [--timeout 30] [--repeat 16] [--dry-run]
+ *   npx tsx scripts/oracles/generate-cases.ts [--seed 20251125] [--bin DIR] [--jobs 2] [--timeout 30] [--repeat 256] [--dry-run]
  *
  * (--dry-run: only generate, and print the drafts per family and their size).
  *
@@ -35,7 +35,7 @@ const { values: args } = parseArgs({
     bin: { type: "string", default: defaultBin() },
     jobs: { type: "string", default: "2" },
     timeout: { type: "string", default: "30" },
-    repeat: { type: "string", default: "16" },
+    repeat: { type: "string", default: "256" },
     "dry-run": { type: "boolean", default: false },
   },
 });
