@@ -13,6 +13,7 @@ import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { askOracles, defaultBin, VERSIONS, type Answer, type Version } from "./oracle.js";
+import { BUDGETED, replayDisagreement } from "./replay-check.js";
 import { summarise } from "./summary.js";
 
 const FILES = ["bexpr-cases.jsonl", "edge-cases.jsonl", "regex-unicode-cases.jsonl", "fidelity-cases.jsonl"];
@@ -85,5 +86,17 @@ for (const file of FILES) {
   console.log(`\n${file} (${idx.length} cases)`);
   console.log(summarise(idx.map((i) => Object.fromEntries(VERSIONS.map((v) => [v, answers[v][i]!.expect])) as Record<Version, string>)));
 }
+const replay: string[] = [];
+for (const [i, r] of rows.entries()) {
+  const expr = (JSON.parse(r.line) as { expr: string }).expr;
+  for (const v of BUDGETED) {
+    const d = replayDisagreement(expr, v, answers[v][i]!.goError);
+    if (d !== undefined) replay.push(`${r.file} ${JSON.stringify(r.id)}: ${d}`);
+  }
+}
+console.log(`\nbudget replay vs oracles (0.1.15, 0.1.16): ${replay.length} disagreements`);
+for (const d of replay) console.log("  " + d);
+const panics = VERSIONS.map((v) => `${v} ${answers[v].filter((a) => a.goError?.startsWith("panic: ")).length}`);
+console.log(`\neval-errors that are recovered panics: ${panics.join(", ")}`);
 console.log("\nall corpora");
 console.log(summarise(rows.map((_, i) => Object.fromEntries(VERSIONS.map((v) => [v, answers[v][i]!.expect])) as Record<Version, string>)));

@@ -27,6 +27,7 @@ import { parseArgs } from "node:util";
 import { budgetSteps } from "../../src/syntax/budget.js";
 import { budgetRules } from "../../src/targets/syntax.js";
 import { askOracles, cutError, defaultBin, VERSIONS, type Version } from "./oracle.js";
+import { BUDGETED, replayDisagreement } from "./replay-check.js";
 import { summarise } from "./summary.js";
 
 const { values: args } = parseArgs({
@@ -806,24 +807,23 @@ for (const f of families) {
   console.log(`\n${f} (${rows.length} cases)`);
   console.log(summarise(rows));
 }
+const panics = VERSIONS.map((v) => `${v} ${kept.filter((k) => answers[v][unique.indexOf(k.draft)]!.goError?.startsWith("panic: ")).length}`);
+console.log(`\neval-errors that are recovered panics: ${panics.join(", ")}`);
 console.log(`\nall (${kept.length} cases)`);
 console.log(summarise(kept.map((k) => k.expect)));
 
-// The replay's prediction for the budget family against what 0.1.15 and 0.1.16 answered.
+// The library's replay of the parse budget against what 0.1.15 and 0.1.16 answered, on every case.
 let agree = 0;
 const disagree: string[] = [];
 for (const k of kept) {
-  const p = predicted.get(k.draft.expr);
-  if (!p || k.draft.family !== "budget") continue;
-  for (const v of ["0.1.15", "0.1.16"] as const) {
-    const i = unique.indexOf(k.draft);
-    // 0.1.15's pigeon spells it "expresssions".
-    const overBudget = /max number of expres+ions parsed/.test(answers[v][i]!.goError ?? "");
-    if (overBudget === p[v] > BUDGET) agree++;
-    else disagree.push(`${v}: replay ${p[v]} steps, oracle ${k.expect[v]} (${answers[v][i]!.goError ?? ""}): ${k.draft.expr.slice(0, 80)}`);
+  const i = unique.indexOf(k.draft);
+  for (const v of BUDGETED) {
+    const d = replayDisagreement(k.draft.expr, v, answers[v][i]!.goError);
+    if (d === undefined) agree++;
+    else disagree.push(`${k.draft.expr.slice(0, 80)}: ${d}`);
   }
 }
-console.log(`\nbudget replay vs oracles (0.1.15, 0.1.16): ${agree} agree, ${disagree.length} disagree`);
+console.log(`\nbudget replay vs oracles (0.1.15, 0.1.16; every case): ${agree} agree, ${disagree.length} disagree`);
 for (const d of disagree) console.log("  " + d);
 const split = kept.filter((k) => k.draft.family === "budget" && k.expect["0.1.15"] !== k.expect["0.1.16"]).length;
 console.log(`budget cases where 0.1.15 and 0.1.16 differ: ${split}; over 0.1.16's budget: ${kept.filter((k) => k.draft.family === "budget" && (predicted.get(k.draft.expr)?.["0.1.16"] ?? 0) > BUDGET).length}`);
