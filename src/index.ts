@@ -65,6 +65,7 @@ export { filterPage, type FilterPageOptions, type FilterPage, type PageFilter, t
 export { sqliteMatches, registerSqliteFunctions, type SqliteDatabase } from "./sql/sqlite-functions.js";
 export { stringifyJson } from "./sql/stringify.js";
 export { FilterTable, type FilterTableOptions } from "./table/filter-table.js";
+export { FilterSet, type SetMatch } from "./table/filter-set.js";
 export { targetFindings } from "./targets/check.js";
 
 /** Options of `compile`. */

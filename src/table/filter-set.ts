@@ -1,0 +1,202 @@
+/**
+ * `FilterSet`: many filters, one item at a time (subscriptions to a change feed): which filters
+ * match, with exactly the answers (and errors) of evaluating every filter.
+ *
+ * A filter whose top-level conjuncts begin (in the order they are evaluated) with an equality that
+ * cannot fail, `Topic == "Job"`, behind conjuncts that cannot fail either, is false without error on
+ * every item where that equality is false: the conjuncts before it answer without error, and the
+ * `and` stops at it. Such a filter is indexed under that equality (its key leaf) and is evaluated only
+ * on items where the leaf is true:
+ * - on a string field read through records only (no pointer, map or list on the way), the leaf is
+ *   `value === text`: one hash lookup per field finds every filter whose leaf holds;
+ * - any other key leaf is evaluated once per item for every filter that shares its text.
+ * Filters without a key leaf are evaluated on every item.
+ */
+import { compileAst } from "../evaluate/compile.js";
+import { settingsOf, type FilterSettings } from "../evaluate/settings.js";
+import type { FilterEvaluationError } from "../errors.js";
+import { staticPath } from "../semantics/select.js";
+import { fieldOf, type Type } from "../semantics/schema.js";
+import type { Expr, MatchExpr } from "../syntax/ast.js";
+import { print } from "../syntax/print.js";
+
+/** What `FilterSet` needs of a compiled filter. */
+interface SetFilter<T> {
+  readonly expression: string;
+  readonly ast: Expr;
+  evaluate(item: T): boolean;
+}
+
+/** The filters' answers on one item. */
+export interface SetMatch<K> {
+  /** The keys of the filters that match, in the order they were added. */
+  readonly matched: K[];
+  /** The filters whose evaluation failed, with the error `evaluate` throws. */
+  readonly failed: { readonly key: K; readonly error: FilterEvaluationError }[];
+  /** How many filters were evaluated in full (the others were false by their key leaf). */
+  readonly evaluated: number;
+}
+
+interface Entry<K, T> {
+  readonly key: K;
+  readonly filter: SetFilter<T>;
+  readonly order: number;
+}
+
+/** Filters indexed by a string field's value: the field's path, and the filters per expected text. */
+interface FieldIndex<K, T> {
+  readonly keys: readonly string[];
+  readonly byText: Map<string, Set<Entry<K, T>>>;
+}
+
+/** Filters sharing one key leaf that is not a plain string field: the leaf, evaluated once per item. */
+interface LeafGroup<K, T> {
+  readonly leaf: (item: T) => boolean;
+  readonly entries: Set<Entry<K, T>>;
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+export class FilterSet<K, T = unknown> {
+  readonly #entries = new Map<K, { entry: Entry<K, T>; remove: () => void }>();
+  readonly #fields = new Map<string, FieldIndex<K, T>>();
+  readonly #leaves = new Map<string, LeafGroup<K, T>>();
+  readonly #rest = new Set<Entry<K, T>>();
+  #added = 0;
+
+  /** The number of filters. */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** Adds (or replaces) the filter under `key`. The filter must come from `compile`. */
+  add(key: K, filter: SetFilter<T>): void {
+    this.delete(key);
+    const entry: Entry<K, T> = { key, filter, order: this.#added++ };
+    this.#entries.set(key, { entry, remove: this.#place(entry, settingsOf(filter)) });
+  }
+
+  /** Removes the filter under `key`; false when there was none. */
+  delete(key: K): boolean {
+    const e = this.#entries.get(key);
+    if (e === undefined) return false;
+    e.remove();
+    this.#entries.delete(key);
+    return true;
+  }
+
+  /** Every filter's answer on `item`: exactly what evaluating each one gives, errors included. */
+  match(item: T): SetMatch<K> {
+    const candidates: Entry<K, T>[] = [...this.#rest];
+    for (const { keys, byText } of this.#fields.values()) {
+      const value = readField(item, keys);
+      if (typeof value === "string") {
+        const hit = byText.get(value);
+        if (hit) candidates.push(...hit);
+      } else {
+        // Not what the schema says (or not a record on the way): every filter of the field decides.
+        for (const set of byText.values()) candidates.push(...set);
+      }
+    }
+    for (const { leaf, entries } of this.#leaves.values()) if (leaf(item)) candidates.push(...entries);
+    candidates.sort((a, b) => a.order - b.order);
+    const matched: K[] = [];
+    const failed: { key: K; error: FilterEvaluationError }[] = [];
+    for (const c of candidates) {
+      try {
+        if (c.filter.evaluate(item)) matched.push(c.key);
+      } catch (error) {
+        if ((error as Error).name !== "FilterEvaluationError") throw error;
+        failed.push({ key: c.key, error: error as FilterEvaluationError });
+      }
+    }
+    return { matched, failed, evaluated: candidates.length };
+  }
+
+  /** Files the entry under its key leaf (or with the rest); returns how to take it out. */
+  #place(entry: Entry<K, T>, settings: FilterSettings | undefined): () => void {
+    const found = settings && keyLeaf(entry.filter, settings);
+    if (settings === undefined || found === undefined) {
+      this.#rest.add(entry);
+      return () => this.#rest.delete(entry);
+    }
+    const { leaf, stringField } = found;
+    if (stringField) {
+      const keys = leaf.selector.segments.map((s) => s.name);
+      const id = JSON.stringify(keys);
+      let index = this.#fields.get(id);
+      if (index === undefined) this.#fields.set(id, (index = { keys, byText: new Map() }));
+      const text = leaf.value!.text;
+      let set = index.byText.get(text);
+      if (set === undefined) index.byText.set(text, (set = new Set()));
+      set.add(entry);
+      const { byText } = index;
+      return () => {
+        set.delete(entry);
+        if (set.size === 0) byText.delete(text);
+        if (byText.size === 0) this.#fields.delete(id);
+      };
+    }
+    // The leaf's text and the filter's settings decide its answer: filters sharing both share it.
+    const id = `${print(leaf)}\u0000${settings.target.bexpr}\u0000${JSON.stringify(settings.root)}`;
+    let group = this.#leaves.get(id);
+    if (group === undefined) {
+      const run = compileAst(leaf, entry.filter.expression, settings.root, settings.options).run;
+      this.#leaves.set(id, (group = { leaf: (item) => run(item), entries: new Set() }));
+    }
+    const g = group;
+    g.entries.add(entry);
+    return () => {
+      g.entries.delete(entry);
+      if (g.entries.size === 0) this.#leaves.delete(id);
+    };
+  }
+}
+
+/**
+ * The filter's key leaf: the first top-level conjunct that is an equality which cannot fail, with
+ * every conjunct before it unable to fail; and whether it compares a string field read through
+ * records only (then `value === text` decides it).
+ */
+function keyLeaf<T>(filter: SetFilter<T>, settings: FilterSettings): { leaf: MatchExpr; stringField: boolean } | undefined {
+  if (settings.maxSteps !== undefined) return undefined;
+  const conjuncts = flatten(filter.ast);
+  for (const c of conjuncts) {
+    const infallible = compileAst(c, filter.expression, settings.root, settings.options).plan.infallible;
+    if (!infallible) return undefined;
+    if (c.kind === "match" && c.op === "==" && c.value !== undefined) {
+      const keys = c.selector.segments.map((s) => s.name);
+      const path = staticPath(settings.root, keys);
+      const stringField = path !== undefined && path.steps.every((s) => s === "field") && throughRecords(settings.root, keys) && path.type.kind === "string";
+      return { leaf: c, stringField };
+    }
+  }
+  return undefined;
+}
+
+/** True when every step of `keys` from `root` reads a field of a record that is not behind a pointer. */
+function throughRecords(root: Type, keys: readonly string[]): boolean {
+  let type = root;
+  for (const key of keys) {
+    if (type.kind !== "record") return false;
+    const field = fieldOf(type, key);
+    if (field === undefined) return false;
+    type = field;
+  }
+  return true;
+}
+
+function flatten(e: Expr): Expr[] {
+  return e.kind === "and" ? e.operands.flatMap(flatten) : [e];
+}
+
+/** The value at `keys` through objects' own properties; absent: "" (a string field's zero value); undefined: something else on the way. */
+function readField(item: unknown, keys: readonly string[]): unknown {
+  let v = item;
+  for (const key of keys) {
+    if (typeof v !== "object" || v === null || Array.isArray(v)) return undefined;
+    v = hasOwn.call(v, key) ? (v as Record<string, unknown>)[key] : "";
+    if (v === undefined) v = "";
+  }
+  return v;
+}
