@@ -99,18 +99,20 @@ export class FilterSet<K, T = unknown> {
       }
     }
     for (const { leaf, entries } of this.#leaves.values()) if (leaf(item)) candidates.push(...entries);
-    candidates.sort((a, b) => a.order - b.order);
-    const matched: K[] = [];
-    const failed: { key: K; error: FilterEvaluationError }[] = [];
+    // Evaluated as found; only the few answers are put in the order the filters were added.
+    const hits: Entry<K, T>[] = [];
+    const failures: { entry: Entry<K, T>; error: FilterEvaluationError }[] = [];
     for (const c of candidates) {
       try {
-        if (c.filter.evaluate(item)) matched.push(c.key);
+        if (c.filter.evaluate(item)) hits.push(c);
       } catch (error) {
         if ((error as Error).name !== "FilterEvaluationError") throw error;
-        failed.push({ key: c.key, error: error as FilterEvaluationError });
+        failures.push({ entry: c, error: error as FilterEvaluationError });
       }
     }
-    return { matched, failed, evaluated: candidates.length };
+    hits.sort((a, b) => a.order - b.order);
+    failures.sort((a, b) => a.entry.order - b.entry.order);
+    return { matched: hits.map((h) => h.key), failed: failures.map((f) => ({ key: f.entry.key, error: f.error })), evaluated: candidates.length };
   }
 
   /** Files the entry under its key leaf (or with the rest); returns how to take it out. */
