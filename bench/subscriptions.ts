@@ -22,7 +22,7 @@ const quick = process.argv.includes("--quick");
 const options = { minSamples: quick ? 5 : 20, maxTime: quick ? 0.5 : 2 };
 type Summary = { results: { name: string; ops: number }[] };
 
-const events = generateJobs(10_000, 7).map((j, i) => ({ ...j, Namespace: `team-${i % 1000}` }));
+const events: Record<string, unknown>[] = generateJobs(10_000, 7).map((j, i) => ({ ...j, Namespace: `team-${i % 1000}` }));
 const texts: string[] = [];
 for (let i = 0; i < 6000; i++) texts.push(`ID == "${events[(i * 7) % events.length]!.ID as string}"`);
 for (let i = 0; i < 3000; i++) texts.push(`Namespace == "team-${i % 1000}" and Type == "batch"`);

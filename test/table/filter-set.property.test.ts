@@ -83,3 +83,14 @@ describe("FilterSet's index", () => {
     expect(r.evaluated).toBe(100 + 1 + 1);
   });
 });
+
+describe("FilterSet, as docs/api.md shows it", () => {
+  it("matches, deletes and counts what it evaluated", () => {
+    const set = new FilterSet<string>();
+    set.add("tail-web", compile('ID == "web" and Status != "dead"', { schema: schemas.job }));
+    set.add("batch", compile('Type == "batch"', { schema: schemas.job }));
+    expect(set.match({ ID: "api", Type: "batch" })).toEqual({ matched: ["batch"], failed: [], evaluated: 1 });
+    expect(set.delete("batch")).toBe(true);
+    expect(set.match({ ID: "api", Type: "batch" })).toEqual({ matched: [], failed: [], evaluated: 0 });
+  });
+});
