@@ -4,7 +4,7 @@
  * behaviour), and the warnings of `lint`. Valid expressions are also compiled, for `--data` and
  * `--explain`.
  */
-import { checkAst, compile, diagnose, FilterError, parse, t, type Ast, type Filter, type Schema } from "../index.js";
+import { checkAst, compile, diagnose, FilterError, t, type Ast, type Filter, type Schema } from "../index.js";
 import { fromError, fromWarning, type Diagnostic } from "./diagnostics.js";
 import type { Expression } from "./expressions.js";
 import { lint } from "../lint/index.js";
