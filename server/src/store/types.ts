@@ -7,7 +7,13 @@ import type { ListEndpoint } from "../lists/endpoints.js";
 import type { ItemFilter } from "../lists/filters.js";
 import type { CheckOrder, Page, PageQuery } from "../lists/paginate.js";
 import type { JobSpec, RegisterResponse } from "../lists/register.js";
-import type { Table } from "../lists/records.js";
+import type { Change, Table } from "../lists/records.js";
+
+/** A committed write: its index and its changes, in the order the write made them. */
+export interface Commit {
+  readonly index: number;
+  readonly changes: readonly Change[];
+}
 
 /** What decides one page of a list request. */
 export interface ListRead<T> {
@@ -50,6 +56,11 @@ export interface SchedulerStore {
   readonly waiting: number;
   /** Answers every waiting blocking query now and every later one at once (shutdown). */
   releaseWaiters(): void;
+  /**
+   * Calls `listener` after each write this store commits (durable and visible), in index order;
+   * returns how to stop. Absent when the store has no such feed (PostgreSQL: other servers write too).
+   */
+  onCommit?(listener: (commit: Commit) => void): () => void;
   /** Counts for the start-up log line. */
   summary(): Promise<{ jobs: number; deployments: number; index: number }>;
   close(): Promise<void>;

@@ -4,7 +4,7 @@ import { BlockAnswers } from "./block-answers.js";
 import { checksOf, planWalk } from "../../lists/paginate.js";
 import type { Table } from "../../lists/records.js";
 import { planRegistration, type JobSpec, type RegisterResponse } from "../../lists/register.js";
-import type { ListRead, SchedulerStore, StorePage } from "../types.js";
+import type { Commit, ListRead, SchedulerStore, StorePage } from "../types.js";
 import { readIndexPage } from "./pages.js";
 import { workGrowsWithItems, rowEvaluator } from "../../lists/filters.js";
 import type { SchedulerState } from "./state.js";
@@ -46,6 +46,10 @@ export class MemoryStore implements SchedulerStore {
 
   get waiting(): number {
     return this.state.waiting;
+  }
+
+  onCommit(listener: (commit: Commit) => void): () => void {
+    return this.state.onCommit(listener);
   }
 
   releaseWaiters(): void {

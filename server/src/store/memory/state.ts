@@ -3,6 +3,7 @@ import type { ListOrder } from "../../lists/orders.js";
 import type { RegistrationView } from "../../lists/register.js";
 import type { Change, Deployment, JobListEntry, JobRecord, Snapshot, Table } from "../../lists/records.js";
 import { Waiters } from "../waiters.js";
+import type { Commit } from "../types.js";
 import { OrderIndex } from "./order-index.js";
 
 /** Durable storage of the state: `save` resolves only once the changes survive a kill. */
@@ -33,6 +34,7 @@ export class SchedulerState implements RegistrationView {
   private readonly jobs = new OrderIndex(jobsEndpoint.order, jobsEndpoint.columns);
   private readonly deployments = [new OrderIndex(deploymentsEndpoint.order, deploymentsEndpoint.columns), new OrderIndex(deploymentsEndpoint.prefix.order, deploymentsEndpoint.columns)];
   private readonly waiters = new Waiters();
+  private readonly commitListeners = new Set<(commit: Commit) => void>();
   private writeChain: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -141,6 +143,13 @@ export class SchedulerState implements RegistrationView {
       this.tableIndex[table] = index;
       this.waiters.wake(table, index);
     }
+    for (const listener of this.commitListeners) listener({ index, changes });
+  }
+
+  /** Calls `listener` after each write is applied (persisted first when persistence is on), in index order; returns how to stop. */
+  onCommit(listener: (commit: Commit) => void): () => void {
+    this.commitListeners.add(listener);
+    return () => void this.commitListeners.delete(listener);
   }
 
   /**
