@@ -1,4 +1,4 @@
-import { compile, schemas, FilterEvaluationError, FilterSyntaxError, FilterTypeError, type EvaluationBudget, type Expr, type PageFilter } from "filter-expr";
+import { compile, schemas, FilterEvaluationError, FilterSyntaxError, FilterTypeError, type EvaluationBudget, type Expr, type PageFilter, type Schema } from "filter-expr";
 import { BadRequest } from "./errors.js";
 
 /** The name of one of the library's schemas (`schemas.job`, `schemas.deployment`). */
@@ -94,8 +94,9 @@ export class FilterCache {
     this.cache = new Lru(capacity, maxBytes);
   }
 
-  get(schema: SchemaName, expression: string): ItemFilter {
-    const key = `${schema}\u0000${expression}`;
+  /** The compiled filter of `expression` for a library schema (by name) or a record schema of the server's own (cached by its record name). */
+  get(schema: SchemaName | Schema, expression: string): ItemFilter {
+    const key = `${typeof schema === "string" ? schema : `record ${schema.name}`}\u0000${expression}`;
     const hit = this.cache.get(key);
     if (hit !== undefined) {
       this.hits++;
@@ -104,7 +105,7 @@ export class FilterCache {
     let compiled: ItemFilter;
     try {
       // No length limit: the reference has none (its parse budget answers), and the head bounds the text.
-      compiled = compile(expression, { schema: schemas[schema], maxLength: Infinity });
+      compiled = compile(expression, { schema: typeof schema === "string" ? schemas[schema] : schema, maxLength: Infinity });
     } catch (e) {
       if (e instanceof FilterSyntaxError || e instanceof FilterTypeError) {
         this.refused[e instanceof FilterSyntaxError ? "syntax" : "type"]++;
