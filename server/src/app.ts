@@ -11,6 +11,7 @@ import { AnswerCache } from "./scheduler/answers.js";
 import { FilterCache } from "./lists/filters.js";
 import { metricsRoutes, ServerMetrics } from "./ops/metrics.js";
 import { schedulerRoutes } from "./scheduler/index.js";
+import { eventRoutes } from "./events/routes.js";
 import { StoreWriteError } from "./store/memory/persist.js";
 import { uiRoutes } from "./ui/index.js";
 import type { SchedulerState } from "./store/memory/state.js";
@@ -96,6 +97,8 @@ export async function buildApp(ctx: ServerContext, services: AppServices): Promi
 
   await app.register(schedulerRoutes(ctx, scheduler, filters, answers), { prefix: "/v1" });
   await app.register(metricsRoutes(metrics), { prefix: "/v1" });
+  // GET /v1/event/stream: the embedded store's writes as events (server/docs/events.md).
+  await app.register(eventRoutes(ctx, scheduler, filters, metrics.registry), { prefix: "/v1" });
   await app.register(agentRoutes(ctx), { prefix: "/v1/agent" });
   await app.register(runsRoutes(ctx), { prefix: "/api/v2" });
   // The filter playground: a page that checks filters as they are typed and runs them here.

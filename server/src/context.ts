@@ -39,6 +39,14 @@ export interface ServerOptions {
   answerBytesInFlight?: number;
   /** A response whose connection makes no write progress for this long is closed; 0: never. */
   stallTimeoutMs?: number;
+  /** Events `GET /v1/event/stream` keeps for resumption with `index` (default 4,096). */
+  eventBuffer?: number;
+  /** An event stream quiet for this long gets a `{}` heartbeat (default 10 s). */
+  eventHeartbeatMs?: number;
+  /** Event streams open at once; past it a new one is 503 (default 256). */
+  eventStreams?: number;
+  /** Bytes an event stream's connection may hold unsent; past it the stream is cut (default 1 MiB). */
+  eventStreamBytes?: number;
 }
 
 export interface AclToken {

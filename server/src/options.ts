@@ -36,6 +36,11 @@ Options:
                                    KiB, GiB or plain bytes); past it a new list request is 503 with Retry-After
   --stall-timeout DUR              close a connection whose response makes no write progress for DUR, a client
                                    that does not read (default 30s; 0: never)
+  --event-buffer N                 events GET /v1/event/stream keeps for resuming with index (default 4096)
+  --event-heartbeat DUR            a quiet event stream gets a {} heartbeat every DUR (default 10s)
+  --event-streams N                event streams open at once; past it a new one is 503 (default 256)
+  --event-stream-memory SIZE       bytes an event stream's connection may hold unsent before it is cut
+                                   (default 1MiB)
   --encrypt KEY                    gossip key shared by the servers (base64 of 16, 24 or 32 bytes; also
                                    FILTER_SERVER_ENCRYPT); without one a random key is made at start
   -h, --help                       print this help and exit
@@ -87,6 +92,10 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
         "answer-memory": { type: "string" },
         "filter-order": { type: "string" },
         "stall-timeout": { type: "string" },
+        "event-buffer": { type: "string" },
+        "event-heartbeat": { type: "string" },
+        "event-streams": { type: "string" },
+        "event-stream-memory": { type: "string" },
         encrypt: { type: "string" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "v" },
@@ -145,6 +154,22 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
     const bytes = parseSize(v["answer-memory"]);
     if (bytes === undefined || bytes < 1) throw new UsageError(`--answer-memory: expected a size such as 512MiB or 64KiB, got "${v["answer-memory"]}"`);
     given.answerBytesInFlight = bytes;
+  }
+  for (const [flag, key] of [["event-buffer", "eventBuffer"], ["event-streams", "eventStreams"]] as const) {
+    const text = v[flag];
+    if (text === undefined) continue;
+    if (!/^\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) throw new UsageError(`--${flag}: expected a positive number, got "${text}"`);
+    given[key] = Number(text);
+  }
+  if (v["event-heartbeat"] !== undefined) {
+    const ms = parseDuration(v["event-heartbeat"]);
+    if (ms === undefined || ms <= 0) throw new UsageError(`--event-heartbeat: expected a positive duration such as 10s or 500ms, got "${v["event-heartbeat"]}"`);
+    given.eventHeartbeatMs = ms;
+  }
+  if (v["event-stream-memory"] !== undefined) {
+    const bytes = parseSize(v["event-stream-memory"]);
+    if (bytes === undefined || bytes < 1) throw new UsageError(`--event-stream-memory: expected a size such as 1MiB or 256KiB, got "${v["event-stream-memory"]}"`);
+    given.eventStreamBytes = bytes;
   }
   for (const [flag, key] of [["request-timeout", "requestTimeoutMs"], ["shutdown-timeout", "shutdownTimeoutMs"], ["stall-timeout", "stallTimeoutMs"]] as const) {
     const text = v[flag];

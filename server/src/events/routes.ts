@@ -1,0 +1,127 @@
+/**
+ * `GET /v1/event/stream` (registered at prefix /v1): the events of the embedded store's writes as
+ * newline-delimited JSON frames, selected by topic, namespace, the token's ACL and a filter
+ * (server/docs/events.md).
+ */
+import type { FastifyPluginAsync } from "fastify";
+import type { Registry } from "prom-client";
+import { TokenAcl } from "../acl.js";
+import type { AclToken, ServerContext } from "../context.js";
+import { BadRequest } from "../lists/errors.js";
+import type { FilterCache } from "../lists/filters.js";
+import { closeWhenStalled, STALL_TIMEOUT_MS } from "../ops/connections.js";
+import { BUSY_RETRY_AFTER_S } from "../scheduler/answers.js";
+import { PERMISSION_DENIED, authenticate, checkRegion } from "../scheduler/list.js";
+import type { Query } from "../scheduler/query.js";
+import { sendBusy, sendText } from "../scheduler/respond.js";
+import { SchedulerState } from "../store/memory/state.js";
+import type { Commit, SchedulerStore } from "../store/types.js";
+import { EventHub } from "./hub.js";
+import { registerEventMetrics } from "./metrics.js";
+import { parseStreamQuery, type StreamQuery } from "./query.js";
+import { eventSchema } from "./schema.js";
+import { guardedFilter, type Admission } from "./selection.js";
+import { EventStream } from "./stream.js";
+
+/** Defaults of the options (`--event-buffer`, `--event-heartbeat`, `--event-streams`, `--event-stream-memory`). */
+export const EVENT_BUFFER = 4096;
+export const EVENT_HEARTBEAT_MS = 10_000;
+export const EVENT_STREAMS = 256;
+export const EVENT_STREAM_BYTES = 1024 * 1024;
+
+/** The answer with the PostgreSQL store. */
+export const NO_EVENTS_ON_POSTGRES = "The event stream is not available with the PostgreSQL store (--database): a server there does not see the writes of the other servers. Use the embedded store, or poll the list endpoints with blocking queries.";
+
+/** Namespaces a token may read jobs in (the list endpoints' `job:read` check); null: all. */
+function readableNamespaces(ctx: ServerContext, token: AclToken | undefined): ReadonlySet<string> | null {
+  if (ctx.acl instanceof TokenAcl) return ctx.acl.namespaces(token, "job:read");
+  return ctx.acl.allows(token, "job:read") ? null : new Set();
+}
+
+/** The store's feed of committed writes and its index now, or undefined when it has none. */
+async function feedOf(store: SchedulerStore | SchedulerState): Promise<{ subscribe: (listener: (commit: Commit) => void) => () => void; index: number } | undefined> {
+  if (store instanceof SchedulerState) return { subscribe: (l) => store.onCommit(l), index: store.index };
+  if (store.onCommit === undefined) return undefined;
+  const subscribe = store.onCommit.bind(store);
+  return { subscribe, index: (await store.summary()).index };
+}
+
+/**
+ * The event stream's route, its hub (subscribed to the store's writes from registration on, so that
+ * the buffer holds the events since the server started), its metrics in `registry`, and its end at
+ * shutdown: fastify's `preClose` ends every stream cleanly before the listener closes.
+ */
+export function eventRoutes(ctx: ServerContext, store: SchedulerStore | SchedulerState, filters: FilterCache, registry?: Registry): FastifyPluginAsync {
+  return async (app) => {
+    const { options } = ctx;
+    const feed = await feedOf(store);
+    const hub = feed && new EventHub(options.eventBuffer ?? EVENT_BUFFER, feed.index);
+    const unsubscribe = feed?.subscribe((commit) => {
+      // A write is committed whatever happens here: a failure is logged, never the write's.
+      try {
+        hub!.publish(commit);
+      } catch (err) {
+        app.log.error({ err, index: commit.index }, "event stream: publishing a write's events failed");
+      }
+    });
+    if (hub !== undefined && registry !== undefined) registerEventMetrics(registry, hub);
+    app.addHook("preClose", async () => hub?.close());
+    app.addHook("onClose", async () => unsubscribe?.());
+
+    const limits = { heartbeatMs: options.eventHeartbeatMs ?? EVENT_HEARTBEAT_MS, maxBytes: options.eventStreamBytes ?? EVENT_STREAM_BYTES };
+    const maxStreams = options.eventStreams ?? EVENT_STREAMS;
+    const budget = options.filterBudget ?? 1_000_000;
+
+    app.get("/event/stream", async (request, reply) => {
+      if (hub === undefined) return sendText(reply, 501, NO_EVENTS_ON_POSTGRES);
+      let query: StreamQuery;
+      try {
+        query = parseStreamQuery(request.query as Query);
+        checkRegion(ctx, query.region);
+      } catch (e) {
+        if (e instanceof BadRequest) return sendText(reply, 400, e.message);
+        throw e;
+      }
+      // The token after the parameters and before the filter, as the list endpoints check them.
+      const auth = authenticate(ctx, request);
+      if (auth === undefined) return sendText(reply, 403, PERMISSION_DENIED);
+      const readable = readableNamespaces(ctx, auth.token);
+      if (readable !== null && (query.namespace === "*" ? readable.size === 0 : !readable.has(query.namespace))) return sendText(reply, 403, PERMISSION_DENIED);
+      let filter;
+      try {
+        filter = query.filter === "" ? undefined : filters.get(eventSchema, query.filter);
+      } catch (e) {
+        if (e instanceof BadRequest) return sendText(reply, 400, e.message);
+        throw e;
+      }
+      if (hub.closed) return sendBusy(reply, BUSY_RETRY_AFTER_S, "the server is shutting down");
+      if (hub.size >= maxStreams) {
+        hub.refuse();
+        return sendBusy(reply, BUSY_RETRY_AFTER_S, `${maxStreams} event streams are open, as many as this server serves at once; retry later`);
+      }
+
+      const admission: Admission = { readable, namespace: query.namespace, topics: query.topics };
+      const headers: Record<string, string> = {
+        "Content-Type": "application/json",
+        "Cache-Control": "no-cache",
+        // The stream owns its connection: when it ends (shutdown), the connection closes with it.
+        Connection: "close",
+        "X-Svc-Index": String(hub.index),
+      };
+      // `index` absent or 0: from now on; else the buffered writes above it, from the oldest held.
+      let from = query.index === 0 ? hub.index : query.index;
+      if (query.index > 0 && query.index < hub.ring.floor) {
+        headers["X-Svc-Event-Gap"] = `${query.index + 1}-${hub.ring.floor}`;
+        from = hub.ring.floor;
+      }
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, headers);
+      res.flushHeaders();
+      closeWhenStalled(res, options.stallTimeoutMs ?? STALL_TIMEOUT_MS);
+      const guarded = filter && guardedFilter(filter, admission, budget);
+      hub.open(new EventStream(res, admission, guarded, from, limits, (stream, reason) => hub.ended(stream, reason)));
+      return reply;
+    });
+  };
+}
