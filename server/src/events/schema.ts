@@ -9,12 +9,10 @@ import type { Deployment, JobListEntry } from "../lists/records.js";
 export const TOPICS = ["Job", "Deployment"] as const;
 export type Topic = (typeof TOPICS)[number];
 
-/** The event types of each topic. */
-export const EVENT_TYPES = { Job: ["JobRegistered", "JobDeregistered"], Deployment: ["DeploymentStatusUpdate"] } as const;
-
 /** One event, as the stream writes it and as its filter reads it. */
 export interface StreamEvent {
   readonly Topic: Topic;
+  /** `JobRegistered`, `JobDeregistered` (Job), `DeploymentStatusUpdate` (Deployment). */
   readonly Type: string;
   /** The job's ID or the deployment's ID. */
   readonly Key: string;
