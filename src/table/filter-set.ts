@@ -40,6 +40,7 @@ export interface SetMatch<K> {
 interface Entry<K, T> {
   readonly key: K;
   readonly filter: SetFilter<T>;
+  readonly run: (item: T) => boolean;
   readonly order: number;
 }
 
@@ -69,10 +70,14 @@ export class FilterSet<K, T = unknown> {
     return this.#entries.size;
   }
 
-  /** Adds (or replaces) the filter under `key`. The filter must come from `compile`. */
-  add(key: K, filter: SetFilter<T>): void {
+  /**
+   * Adds (or replaces) the filter under `key`; it is indexed when it comes from `compile`. `run`
+   * evaluates it (default `filter.evaluate`): a check in front of the filter (an ACL) or a budget per
+   * item, as long as it answers false wherever the filter is false by its key leaf, as both do.
+   */
+  add(key: K, filter: SetFilter<T>, run: (item: T) => boolean = (item) => filter.evaluate(item)): void {
     this.delete(key);
-    const entry: Entry<K, T> = { key, filter, order: this.#added++ };
+    const entry: Entry<K, T> = { key, filter, run, order: this.#added++ };
     this.#entries.set(key, { entry, remove: this.#place(entry, settingsOf(filter)) });
   }
 
@@ -104,7 +109,7 @@ export class FilterSet<K, T = unknown> {
     const failures: { entry: Entry<K, T>; error: FilterEvaluationError }[] = [];
     for (const c of candidates) {
       try {
-        if (c.filter.evaluate(item)) hits.push(c);
+        if (c.run(item)) hits.push(c);
       } catch (error) {
         if ((error as Error).name !== "FilterEvaluationError") throw error;
         failures.push({ entry: c, error: error as FilterEvaluationError });

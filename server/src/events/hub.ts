@@ -130,7 +130,7 @@ export class EventHub {
       }
     }
     stream.live = true;
-    if (stream.filter !== undefined) this.#filtered.add(stream, stream.filter);
+    if (stream.filter !== undefined) this.#filtered.add(stream, stream.filter.compiled, stream.filter.evaluate);
     else this.#plain.add(stream);
   }
 

@@ -27,21 +27,17 @@ export function admits(a: Admission, e: StreamEvent): boolean {
   return keys !== undefined && (keys === "*" || keys.has(e.Key));
 }
 
-/** What `FilterSet` needs of a filter (the library's `compile` result, or one derived from it). */
+/** A stream's compiled filter (what `FilterSet` indexes) and how the stream evaluates it (behind its admission). */
 export interface GuardedFilter {
-  readonly expression: string;
-  readonly ast: ItemFilter["ast"];
+  readonly compiled: ItemFilter;
   evaluate(event: StreamEvent): boolean;
 }
 
 /**
  * The stream's filter behind its admission: false without evaluating the filter when the admission
  * refuses the event, else the filter's answer with `limit` evaluation steps (`--filter-budget`, a fresh
- * budget per event). An evaluation error (or a budget run out) throws `FilterEvaluationError`.
- *
- * The result keeps the compiled filter's own settings (copied from it: `FilterSet` reads them to index
- * the filter by its leading equality), so that `FilterSet` still indexes it: a filter that is false
- * without error where its key leaf is false stays so behind the admission.
+ * budget per event). An evaluation error (or a budget run out) throws `FilterEvaluationError`. Where
+ * the filter is false by its key leaf, so is this: `FilterSet` indexes the compiled filter and runs this.
  */
 export function guardedFilter(filter: ItemFilter, admission: Admission, limit: number): GuardedFilter {
   const budget: EvaluationBudget = { steps: limit };
@@ -50,10 +46,5 @@ export function guardedFilter(filter: ItemFilter, admission: Admission, limit: n
     budget.steps = limit;
     return filter.evaluate(event, budget);
   };
-  const guarded = Object.create(filter) as GuardedFilter;
-  for (const symbol of Object.getOwnPropertySymbols(filter)) {
-    Object.defineProperty(guarded, symbol, { value: (filter as unknown as Record<symbol, unknown>)[symbol] });
-  }
-  Object.defineProperty(guarded, "evaluate", { value: evaluate });
-  return guarded;
+  return { compiled: filter, evaluate };
 }
