@@ -5,13 +5,12 @@
  */
 import type { FastifyPluginAsync } from "fastify";
 import type { Registry } from "prom-client";
-import { TokenAcl } from "../acl.js";
-import type { AclToken, ServerContext } from "../context.js";
+import type { ServerContext } from "../context.js";
 import { BadRequest } from "../lists/errors.js";
 import type { FilterCache } from "../lists/filters.js";
 import { closeWhenStalled, STALL_TIMEOUT_MS } from "../ops/connections.js";
 import { BUSY_RETRY_AFTER_S } from "../scheduler/answers.js";
-import { PERMISSION_DENIED, authenticate, checkRegion } from "../scheduler/list.js";
+import { PERMISSION_DENIED, checkRegion, readAccess } from "../scheduler/list.js";
 import type { Query } from "../scheduler/query.js";
 import { sendBusy, sendText } from "../scheduler/respond.js";
 import { SchedulerState } from "../store/memory/state.js";
@@ -31,12 +30,6 @@ export const EVENT_STREAM_BYTES = 1024 * 1024;
 
 /** The answer with the PostgreSQL store. */
 export const NO_EVENTS_ON_POSTGRES = "The event stream is not available with the PostgreSQL store (--database): a server there does not see the writes of the other servers. Use the embedded store, or poll the list endpoints with blocking queries.";
-
-/** Namespaces a token may read jobs in (the list endpoints' `job:read` check); null: all. */
-function readableNamespaces(ctx: ServerContext, token: AclToken | undefined): ReadonlySet<string> | null {
-  if (ctx.acl instanceof TokenAcl) return ctx.acl.namespaces(token, "job:read");
-  return ctx.acl.allows(token, "job:read") ? null : new Set();
-}
 
 /** The store's feed of committed writes and its index now, or undefined when it has none. */
 async function feedOf(store: SchedulerStore | SchedulerState): Promise<{ subscribe: (listener: (commit: Commit) => void) => () => void; index: number } | undefined> {
@@ -83,10 +76,9 @@ export function eventRoutes(ctx: ServerContext, store: SchedulerStore | Schedule
         throw e;
       }
       // The token after the parameters and before the filter, as the list endpoints check them.
-      const auth = authenticate(ctx, request);
-      if (auth === undefined) return sendText(reply, 403, PERMISSION_DENIED);
-      const readable = readableNamespaces(ctx, auth.token);
-      if (readable !== null && (query.namespace === "*" ? readable.size === 0 : !readable.has(query.namespace))) return sendText(reply, 403, PERMISSION_DENIED);
+      const access = readAccess(ctx, request, query.namespace);
+      if (access === undefined) return sendText(reply, 403, PERMISSION_DENIED);
+      const { readable } = access;
       let filter;
       try {
         filter = query.filter === "" ? undefined : filters.get(eventSchema, query.filter);

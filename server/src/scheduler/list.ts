@@ -34,6 +34,18 @@ function readableNamespaces(ctx: ServerContext, token: AclToken | undefined): Re
 }
 
 /**
+ * The namespaces the request's token may read jobs in (null: all), or undefined (a 403) when the token
+ * is unknown or may read none of `namespace` (`*`: any namespace).
+ */
+export function readAccess(ctx: ServerContext, request: FastifyRequest, namespace: string): { readable: ReadonlySet<string> | null } | undefined {
+  const auth = authenticate(ctx, request);
+  if (auth === undefined) return undefined;
+  const readable = readableNamespaces(ctx, auth.token);
+  if (readable !== null && (namespace === "*" ? readable.size === 0 : !readable.has(namespace))) return undefined;
+  return { readable };
+}
+
+/**
  * A scan's slices: it yields to the event loop after `SLICE_MS` of work, the clock read every
  * `CHECK_ITEMS` items or `CHECK_STEPS` evaluation steps (one item may cost up to a whole budget); the
  * clock restarts when the scan resumes. Ten scans at once hold the loop about 40 ms a turn.
@@ -89,12 +101,9 @@ export async function serveList<T>(
     if (e instanceof BadRequest) return sendText(reply, 400, e.message);
     throw e;
   }
-  const auth = authenticate(ctx, request);
-  if (auth === undefined) return sendText(reply, 403, PERMISSION_DENIED);
-  const readable = readableNamespaces(ctx, auth.token);
-  if (readable !== null && (query.namespace === "*" ? readable.size === 0 : !readable.has(query.namespace))) {
-    return sendText(reply, 403, PERMISSION_DENIED);
-  }
+  const access = readAccess(ctx, request, query.namespace);
+  if (access === undefined) return sendText(reply, 403, PERMISSION_DENIED);
+  const { readable } = access;
 
   try {
     if (query.filter !== "" && query.prefix !== "") {
