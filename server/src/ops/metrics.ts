@@ -62,6 +62,50 @@ const LATENCY = `${PREFIX}http_request_duration_seconds`;
 /** Request latency buckets, in seconds: 0.5 ms to 30 s (the request timeout's default). */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
+/**
+ * Metrics whose values a part of the server keeps itself, read when the registry is collected:
+ * counters (also by one label) and gauges, named with the server's prefix.
+ */
+export function collectedMetrics(registry: Registry): {
+  counted(name: string, help: string, read: () => number): void;
+  countedBy(name: string, help: string, label: string, read: () => Record<string, number>): void;
+  gauge(name: string, help: string, read: () => number): void;
+} {
+  const registers = [registry];
+  return {
+    counted: (name, help, read) =>
+      void new Counter({
+        name: `${PREFIX}${name}`,
+        help,
+        registers,
+        collect() {
+          this.reset();
+          this.inc(read());
+        },
+      }),
+    countedBy: (name, help, label, read) =>
+      void new Counter({
+        name: `${PREFIX}${name}`,
+        help,
+        labelNames: [label],
+        registers,
+        collect() {
+          this.reset();
+          for (const [value, n] of Object.entries(read())) this.inc({ [label]: value }, n);
+        },
+      }),
+    gauge: (name, help, read) =>
+      void new Gauge({
+        name: `${PREFIX}${name}`,
+        help,
+        registers,
+        collect() {
+          this.set(read());
+        },
+      }),
+  };
+}
+
 export class ServerMetrics {
   readonly registry = new Registry();
   private readonly started = Date.now();
@@ -77,36 +121,7 @@ export class ServerMetrics {
     this.latency = new Histogram({ name: LATENCY, help: "Time to answer an HTTP request, by route and method.", labelNames: ["route", "method"], buckets: LATENCY_BUCKETS, registers });
     const { filters, answers } = sources;
     // Counts the caches keep themselves, read when the metrics are collected.
-    const counted = (name: string, help: string, read: () => number) =>
-      new Counter({
-        name: `${PREFIX}${name}`,
-        help,
-        registers,
-        collect() {
-          this.reset();
-          this.inc(read());
-        },
-      });
-    const countedBy = (name: string, help: string, label: string, read: () => Record<string, number>) =>
-      new Counter({
-        name: `${PREFIX}${name}`,
-        help,
-        labelNames: [label],
-        registers,
-        collect() {
-          this.reset();
-          for (const [value, n] of Object.entries(read())) this.inc({ [label]: value }, n);
-        },
-      });
-    const gauge = (name: string, help: string, read: () => number) =>
-      new Gauge({
-        name: `${PREFIX}${name}`,
-        help,
-        registers,
-        collect() {
-          this.set(read());
-        },
-      });
+    const { counted, countedBy, gauge } = collectedMetrics(this.registry);
     counted("filter_compiles_total", "Filter expressions compiled (not found in the cache).", () => filters.compiles);
     counted("filter_cache_hits_total", "Filter expressions found compiled in the cache.", () => filters.hits);
     countedBy("filter_refused_total", "Filter expressions refused with a 400, by reason (syntax, type).", "reason", () => filters.refused);
