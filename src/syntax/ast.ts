@@ -135,3 +135,18 @@ export function notRun(e: Expr): { readonly operand: Exclude<Expr, NotExpr>; rea
   }
   return { operand: x, negated };
 }
+
+/**
+ * The operands of the top-level `and`, nested `and`s flattened, in order (their answers and errors are
+ * the chain's, in the same order); the expression itself otherwise.
+ */
+export function conjuncts(e: Expr): Expr[] {
+  const out: Expr[] = [];
+  const stack: Expr[] = [e];
+  while (stack.length > 0) {
+    const x = stack.pop()!;
+    if (x.kind === "and") for (let i = x.operands.length - 1; i >= 0; i--) stack.push(x.operands[i]!);
+    else out.push(x);
+  }
+  return out;
+}

@@ -2,7 +2,7 @@
  * Near misses: the filters that select the items failing exactly one part of a filter, for "why not?"
  * beside the items that match (the playground asks a server's list endpoint with them).
  */
-import type { Expr, Span } from "./ast.js";
+import { conjuncts, type Span } from "./ast.js";
 import { parse, type ParseOptions } from "./parse.js";
 import { print } from "./print.js";
 
@@ -26,16 +26,4 @@ export function nearMissFilters(expression: string, options: ParseOptions = {}):
   const parts = conjuncts(parse(expression, options));
   const texts = parts.map((p) => `(${print(p)})`);
   return parts.map((p, i) => ({ part: p.span, filter: texts.map((t, j) => (j === i ? `not ${t}` : t)).join(" and ") }));
-}
-
-/** The operands of the top-level `and`, nested `and`s flattened, in order; the expression itself otherwise. */
-function conjuncts(e: Expr): Expr[] {
-  const out: Expr[] = [];
-  const stack: Expr[] = [e];
-  while (stack.length > 0) {
-    const x = stack.pop()!;
-    if (x.kind === "and") for (let i = x.operands.length - 1; i >= 0; i--) stack.push(x.operands[i]!);
-    else out.push(x);
-  }
-  return out;
 }

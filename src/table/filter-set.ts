@@ -17,7 +17,7 @@ import { settingsOf, type FilterSettings } from "../evaluate/settings.js";
 import type { FilterEvaluationError } from "../errors.js";
 import { staticPath } from "../semantics/select.js";
 import { fieldOf, type Type } from "../semantics/schema.js";
-import type { Expr, MatchExpr } from "../syntax/ast.js";
+import { conjuncts, type Expr, type MatchExpr } from "../syntax/ast.js";
 import { print } from "../syntax/print.js";
 
 /** What `FilterSet` needs of a compiled filter. */
@@ -64,6 +64,8 @@ export class FilterSet<K, T = unknown> {
   readonly #leaves = new Map<string, LeafGroup<K, T>>();
   readonly #rest = new Set<Entry<K, T>>();
   #added = 0;
+  /** A number per record type the filters were compiled for (identity, not structure). */
+  readonly #roots = new WeakMap<Type, number>();
 
   /** The number of filters. */
   get size(): number {
@@ -120,6 +122,12 @@ export class FilterSet<K, T = unknown> {
     return { matched: hits.map((h) => h.key), failed: failures.map((f) => ({ key: f.entry.key, error: f.error })), evaluated: candidates.length };
   }
 
+  #rootId(root: Type): number {
+    let id = this.#roots.get(root);
+    if (id === undefined) this.#roots.set(root, (id = this.#added));
+    return id;
+  }
+
   /** Files the entry under its key leaf (or with the rest); returns how to take it out. */
   #place(entry: Entry<K, T>, settings: FilterSettings | undefined): () => void {
     const found = settings && keyLeaf(entry.filter, settings);
@@ -144,8 +152,9 @@ export class FilterSet<K, T = unknown> {
         if (byText.size === 0) this.#fields.delete(id);
       };
     }
-    // The leaf's text and the filter's settings decide its answer: filters sharing both share it.
-    const id = `${print(leaf)}\u0000${settings.target.bexpr}\u0000${JSON.stringify(settings.root)}`;
+    // The leaf's text and the record type decide its answer (a key leaf exists only under the default
+    // rules: an unknown value or go-bexpr 0.1.11's missing keys make every read fallible).
+    const id = `${print(leaf)}\u0000${this.#rootId(settings.root)}`;
     let group = this.#leaves.get(id);
     if (group === undefined) {
       const run = compileAst(leaf, entry.filter.expression, settings.root, settings.options).run;
@@ -167,8 +176,7 @@ export class FilterSet<K, T = unknown> {
  */
 function keyLeaf<T>(filter: SetFilter<T>, settings: FilterSettings): { leaf: MatchExpr; stringField: boolean } | undefined {
   if (settings.maxSteps !== undefined) return undefined;
-  const conjuncts = flatten(filter.ast);
-  for (const c of conjuncts) {
+  for (const c of conjuncts(filter.ast)) {
     const infallible = compileAst(c, filter.expression, settings.root, settings.options).plan.infallible;
     if (!infallible) return undefined;
     if (c.kind === "match" && c.op === "==" && c.value !== undefined) {
@@ -191,10 +199,6 @@ function throughRecords(root: Type, keys: readonly string[]): boolean {
     type = field;
   }
   return true;
-}
-
-function flatten(e: Expr): Expr[] {
-  return e.kind === "and" ? e.operands.flatMap(flatten) : [e];
 }
 
 /** The value at `keys` through objects' own properties; absent: "" (a string field's zero value); undefined: something else on the way. */

@@ -19,7 +19,7 @@ import { compileAst } from "../evaluate/compile.js";
 import type { FilterSettings } from "../evaluate/settings.js";
 import { concrete, staticPath } from "../semantics/select.js";
 import { ANY, type Type } from "../semantics/schema.js";
-import type { Expr, Span } from "../syntax/ast.js";
+import { conjuncts, type Expr, type Span } from "../syntax/ast.js";
 import { parse } from "../syntax/parse.js";
 import { print } from "../syntax/print.js";
 import { BEXPR_VERSIONS, FEATURES, resolveTarget, type Feature, type Target } from "./releases.js";
@@ -96,11 +96,6 @@ function same(e: Expr, root: Type, diff: ReadonlySet<Feature>, target: Target): 
   return unsupportedConstructs(e, target).length === 0 && behaviourChanges(e, root, diff).length === 0;
 }
 
-/** The top-level conjuncts of `e`, in order (nested `and`s flattened: their order and errors are the same). */
-function conjuncts(e: Expr): Expr[] {
-  if (e.kind !== "and") return [e];
-  return e.operands.flatMap(conjuncts);
-}
 
 const conjunction = (parts: readonly Expr[]): string | undefined =>
   parts.length === 0 ? undefined : print(parts.length === 1 ? parts[0]! : { kind: "and", operands: parts, span: { start: 0, end: 0 } });
