@@ -12,6 +12,7 @@
  * - any other key leaf is evaluated once per item for every filter that shares its text.
  * Filters without a key leaf are evaluated on every item.
  */
+import { levelMatches } from "../evaluate/budget.js";
 import { compileAst } from "../evaluate/compile.js";
 import { settingsOf, type FilterSettings } from "../evaluate/settings.js";
 import type { FilterEvaluationError } from "../errors.js";
@@ -74,13 +75,16 @@ export class FilterSet<K, T = unknown> {
 
   /**
    * Adds (or replaces) the filter under `key`; it is indexed when it comes from `compile`. `run`
-   * evaluates it (default `filter.evaluate`): a check in front of the filter (an ACL) or a budget per
-   * item, as long as it answers false wherever the filter is false by its key leaf, as both do.
+   * evaluates it (default `filter.evaluate`): a check in front of the filter (an ACL), or with a
+   * budget, as long as it answers false wherever the filter is false by its key leaf. When `run` gives
+   * each evaluation a budget, `steps` says how many: a budget can run out before the key leaf is
+   * reached (the top level's match tests are charged first, `any`/`all` and `matches` as they run), and
+   * then `run` fails where the key leaf is false, so such a filter is evaluated on every item.
    */
-  add(key: K, filter: SetFilter<T>, run: (item: T) => boolean = (item) => filter.evaluate(item)): void {
+  add(key: K, filter: SetFilter<T>, run: (item: T) => boolean = (item) => filter.evaluate(item), steps?: number): void {
     this.delete(key);
     const entry: Entry<K, T> = { key, filter, run, order: this.#added++ };
-    this.#entries.set(key, { entry, remove: this.#place(entry, settingsOf(filter)) });
+    this.#entries.set(key, { entry, remove: this.#place(entry, settingsOf(filter), steps) });
   }
 
   /** Removes the filter under `key`; false when there was none. */
@@ -129,8 +133,8 @@ export class FilterSet<K, T = unknown> {
   }
 
   /** Files the entry under its key leaf (or with the rest); returns how to take it out. */
-  #place(entry: Entry<K, T>, settings: FilterSettings | undefined): () => void {
-    const found = settings && keyLeaf(entry.filter, settings);
+  #place(entry: Entry<K, T>, settings: FilterSettings | undefined, steps: number | undefined): () => void {
+    const found = settings && keyLeaf(entry.filter, settings, steps);
     if (settings === undefined || found === undefined) {
       this.#rest.add(entry);
       return () => this.#rest.delete(entry);
@@ -172,10 +176,12 @@ export class FilterSet<K, T = unknown> {
 /**
  * The filter's key leaf: the first top-level conjunct that is an equality which cannot fail, with
  * every conjunct before it unable to fail; and whether it compares a string field read through
- * records only (then `value === text` decides it).
+ * records only (then `value === text` decides it). With a budget of `steps` per evaluation, the top
+ * level's charge must fit in it and no conjunct before the leaf may charge more as it runs.
  */
-function keyLeaf<T>(filter: SetFilter<T>, settings: FilterSettings): { leaf: MatchExpr; stringField: boolean } | undefined {
+function keyLeaf<T>(filter: SetFilter<T>, settings: FilterSettings, steps: number | undefined): { leaf: MatchExpr; stringField: boolean } | undefined {
   if (settings.maxSteps !== undefined) return undefined;
+  if (steps !== undefined && levelMatches(filter.ast) > steps) return undefined;
   for (const c of conjuncts(filter.ast)) {
     const infallible = compileAst(c, filter.expression, settings.root, settings.options).plan.infallible;
     if (!infallible) return undefined;
@@ -185,8 +191,21 @@ function keyLeaf<T>(filter: SetFilter<T>, settings: FilterSettings): { leaf: Mat
       const stringField = path !== undefined && path.steps.every((s) => s === "field") && throughRecords(settings.root, keys) && path.type.kind === "string";
       return { leaf: c, stringField };
     }
+    if (steps !== undefined && chargesAsItRuns(c)) return undefined;
   }
   return undefined;
+}
+
+/** True when evaluating `e` takes steps beyond the top level's charge: an `any`/`all` or a regular expression. */
+function chargesAsItRuns(e: Expr): boolean {
+  const stack: Expr[] = [e];
+  while (stack.length > 0) {
+    const x = stack.pop()!;
+    if (x.kind === "collection" || (x.kind === "match" && (x.op === "matches" || x.op === "not matches"))) return true;
+    if (x.kind === "not") stack.push(x.operand);
+    else if (x.kind === "and" || x.kind === "or") stack.push(...x.operands);
+  }
+  return false;
 }
 
 /** True when every step of `keys` from `root` reads a field of a record that is not behind a pointer. */

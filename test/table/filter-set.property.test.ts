@@ -69,6 +69,45 @@ describe.each(MODES)("FilterSet ($name)", ({ names, data, schema }) => {
   });
 });
 
+describe.each(MODES)("FilterSet with a budget per evaluation ($name)", ({ names, data, schema }) => {
+  const filterArb = fc.oneof(leadingEquality(names, schema ? ["Status", "Type", "ID", "Priority", "Stop"] : names, ["running", "dead", "batch", "web-1", "", "50"]), exprArb(names, 3));
+
+  it("answers as evaluating every filter with the same budget, too-expensive included", () => {
+    fc.assert(
+      fc.property(fc.array(filterArb, { minLength: 1, maxLength: 16 }), fc.integer({ min: 0, max: 12 }), fc.array(data, { minLength: 1, maxLength: 5 }), (asts, steps, items) => {
+        const set = new FilterSet<number>();
+        const live: [number, Filter][] = [];
+        for (const [key, ast] of asts.entries()) {
+          const f = compiledOrRejected(print(ast), { schema, check: false });
+          if (f === undefined) continue;
+          set.add(key, f, (item) => f.evaluate(item, { steps }), steps);
+          live.push([key, { ...f, evaluate: (item: unknown) => f.evaluate(item, { steps }) } as Filter]);
+        }
+        for (const item of items) {
+          const got = set.match(item);
+          const want = naive(live, item);
+          expect({ matched: got.matched, failed: got.failed.map((x) => [x.key, x.error.code]) }).toEqual(want);
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+});
+
+describe("FilterSet's index with a budget", () => {
+  it("keeps indexing where the budget covers the steps before the key leaf", () => {
+    const f = compile('Status == "running" and Priority == 5', { schema: schemas.job });
+    const set = new FilterSet<string>();
+    set.add("f", f, (item) => f.evaluate(item, { steps: 2 }), 2);
+    expect(set.match({ Status: "dead", Priority: 5 }).evaluated).toBe(0);
+    // One step fewer than the top level's two match tests: every evaluation fails, so each is run.
+    set.add("f", f, (item) => f.evaluate(item, { steps: 1 }), 1);
+    const r = set.match({ Status: "dead", Priority: 5 });
+    expect([r.evaluated, r.failed.map((x) => x.error.code)]).toEqual([1, ["too-expensive"]]);
+  });
+});
+
 describe("FilterSet's index", () => {
   it("evaluates only the filters whose key leaf holds", () => {
     const set = new FilterSet<string>();
