@@ -3,47 +3,22 @@
  * `PUT /v1/jobs` become frames, topics, namespaces, the token's ACL and filters select events (the ACL
  * before the filter), a bad filter is a 400 before any byte of the stream, `index` resumes from the
  * buffer (naming a gap), heartbeats, a client that does not read is cut, the bound on open streams,
- * shutdown ends streams cleanly, PostgreSQL answers 501, and for random filters a stream delivers
- * exactly the events that evaluating the filter on each event selects.
+ * shutdown ends streams cleanly, a server on PostgreSQL streams too (two servers on one database:
+ * event-stream-postgres.test.ts), and for random filters a stream delivers exactly the events that
+ * evaluating the filter on each event selects.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
-import { request, type IncomingHttpHeaders, type IncomingMessage } from "node:http";
 import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
-import { compile, schemas, t, type Filter } from "filter-expr";
+import { compile, type Filter } from "filter-expr";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_OPTIONS, type ServerOptions } from "../src/context.js";
 import { startServer, type RunningServer } from "../src/ops/start.js";
 import { killAll, start as startBin, stop as stopBin } from "./server-process.js";
+import { EVENT_SCHEMA, metric, q, send, Stream, type Ev, type Frame, type Json } from "./support/event-streams.js";
 import { startPostgres, type PostgresCluster } from "./support/postgres.js";
-
-type Json = Record<string, unknown>;
-
-/** An event as the stream sends it. */
-interface Ev {
-  Topic: string;
-  Type: string;
-  Key: string;
-  Namespace: string;
-  Index: number;
-  Payload: { Job?: Json; Deployment?: Json };
-}
-interface Frame {
-  Index: number;
-  Events: Ev[];
-}
-
-/** The record schema server/docs/events.md documents, built here from the docs (not imported from the server). */
-const EVENT_SCHEMA = t.record("Event", {
-  Topic: t.string,
-  Type: t.string,
-  Key: t.string,
-  Namespace: t.string,
-  Index: t.uint,
-  Payload: t.record("EventPayload", { Job: t.pointer(schemas.job), Deployment: t.pointer(schemas.deployment) }),
-});
 
 const TOKENS = [
   { SecretID: "root-secret", Name: "root", Management: true, Capabilities: [] },
@@ -81,22 +56,6 @@ async function until(check: () => boolean | Promise<boolean>, what: string, ms =
   }
 }
 
-/** One request on a connection of its own (no keep-alive pool): status, headers, body. */
-function send(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${base}${path}`, { method, agent: false, headers: { Connection: "close", ...headers } }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => (text += chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-      res.on("error", reject);
-    });
-    req.on("error", reject);
-    req.setTimeout(10_000, () => req.destroy(new Error(`${method} ${path}: no answer within 10 s`)));
-    req.end(body === undefined ? undefined : JSON.stringify(body));
-  });
-}
-
 /** PUT /v1/jobs; the write's index. */
 async function register(base: string, job: Json, headers: Record<string, string> = ROOT): Promise<number> {
   const res = await send(base, "PUT", "/v1/jobs", { Job: job }, headers);
@@ -104,110 +63,6 @@ async function register(base: string, job: Json, headers: Record<string, string>
   return (JSON.parse(res.text) as { Index: number }).Index;
 }
 
-/** A counter or gauge of GET /v1/metrics (JSON), by name and labels. */
-async function metric(base: string, name: string, labels: Record<string, string> = {}): Promise<number> {
-  const res = await send(base, "GET", "/v1/metrics");
-  const m = JSON.parse(res.text) as { Gauges: { Name: string; Value: number; Labels: Json }[]; Counters: { Name: string; Count: number; Labels: Json }[] };
-  const fits = (l: Json): boolean => Object.entries(labels).every(([k, v]) => l[k] === v);
-  const g = m.Gauges.find((x) => x.Name === name && fits(x.Labels));
-  if (g !== undefined) return g.Value;
-  return m.Counters.find((x) => x.Name === name && fits(x.Labels))?.Count ?? 0;
-}
-
-/** An open event stream: its lines as they arrive (frames and heartbeats). */
-class Stream {
-  readonly frames: Frame[] = [];
-  heartbeats = 0;
-  /** Every line, in order ("{}" for heartbeats). */
-  readonly lines: string[] = [];
-  /** Resolves when the response ends ("end") or breaks ("error"). */
-  readonly ended: Promise<"end" | "error">;
-  #rest = "";
-  #waiters: (() => void)[] = [];
-  #done = false;
-
-  private constructor(
-    readonly res: IncomingMessage,
-    private readonly close: () => void,
-  ) {
-    res.setEncoding("utf8");
-    this.ended = new Promise((resolve) => {
-      res.on("data", (chunk: string) => this.#take(chunk));
-      res.on("end", () => this.#finish(resolve, "end"));
-      res.on("error", () => this.#finish(resolve, "error"));
-      res.on("aborted", () => this.#finish(resolve, "error"));
-    });
-  }
-
-  /** Opens `path`; resolves with the response head (any status). */
-  static open(base: string, path: string, headers: Record<string, string> = {}): Promise<Stream> {
-    return new Promise((resolve, reject) => {
-      const req = request(`${base}${path}`, { agent: false, headers }, (res) => resolve(new Stream(res, () => req.destroy())));
-      req.on("error", reject);
-      req.end();
-    });
-  }
-
-  get events(): Ev[] {
-    return this.frames.flatMap((f) => f.Events);
-  }
-
-  /** Resolves once `check` holds (checked after every line); fails with `what` after `ms`. */
-  async waitFor(check: () => boolean, what: string, ms = 5000): Promise<void> {
-    const deadline = Date.now() + ms;
-    while (!check()) {
-      if (this.#done) throw new Error(`stream ended before ${what}; lines: ${this.lines.join(" | ").slice(0, 2000)}`);
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out waiting for ${what}; lines: ${this.lines.join(" | ").slice(0, 2000)}`);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.#waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
-  }
-
-  /** Waits for a frame of index `index` or above (every earlier frame has arrived then). */
-  reached(index: number): Promise<void> {
-    return this.waitFor(() => this.frames.some((f) => f.Index >= index), `a frame at index ${index} or later`);
-  }
-
-  destroy(): void {
-    this.close();
-  }
-
-  #take(chunk: string): void {
-    const parts = (this.#rest + chunk).split("\n");
-    this.#rest = parts.pop()!;
-    for (const line of parts) {
-      this.lines.push(line);
-      const value = JSON.parse(line) as Partial<Frame>;
-      if (value.Index === undefined) {
-        expect(value).toEqual({});
-        this.heartbeats++;
-      } else this.frames.push(value as Frame);
-    }
-    this.#wake();
-  }
-
-  #finish(resolve: (how: "end" | "error") => void, how: "end" | "error"): void {
-    this.#done = true;
-    resolve(how);
-    this.#wake();
-  }
-
-  #wake(): void {
-    for (const w of this.#waiters.splice(0)) w();
-  }
-}
-
-const q = (params: Record<string, string | string[]>): string => {
-  const search = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) for (const one of Array.isArray(v) ? v : [v]) search.append(k, one);
-  return `/v1/event/stream?${search.toString()}`;
-};
 const service = (id: string, extra: Json = {}): Json => ({ ID: id, Type: "service", Datacenters: ["dc1"], TaskGroups: [{ Name: "g", Count: 2 }], ...extra });
 const batch = (id: string, extra: Json = {}): Json => ({ ID: id, Type: "batch", TaskGroups: [{ Name: "g", Count: 1 }], ...extra });
 
@@ -553,12 +408,20 @@ describe("PostgreSQL", () => {
   let cluster: PostgresCluster | undefined;
   afterAll(async () => cluster?.stop());
 
-  it("the stream answers 501 with a message", async () => {
+  it("a server on PostgreSQL streams its writes: the stream starts at the index the server opened at", async () => {
     cluster = await startPostgres();
     const server = await start({ database: await cluster.createDatabase("events") });
-    const res = await send(server.apiUrl, "GET", q({}));
-    expect(res.status).toBe(501);
-    expect(res.text).toMatch(/^The event stream is not available with the PostgreSQL store \(--database\)/);
+    const base = server.apiUrl;
+    const stream = await Stream.open(base, q({ topic: "Job" }));
+    expect([stream.res.statusCode, stream.res.headers["x-svc-index"]]).toEqual([200, "1"]);
+    const index = await register(base, batch("on-postgres"));
+    await stream.reached(index);
+    expect(stream.frames.map((f) => [f.Index, f.Events.map((e) => [e.Type, e.Key])])).toEqual([[index, [["JobRegistered", "on-postgres"]]]]);
+    // Resuming from the index the server opened at: every write since, no gap.
+    const resumed = await Stream.open(base, q({ index: "1" }));
+    expect(resumed.res.headers["x-svc-event-gap"]).toBeUndefined();
+    await resumed.reached(index);
+    for (const s of [stream, resumed]) s.destroy();
   }, 30_000);
 });
 

@@ -142,6 +142,6 @@ describe.concurrent("start", () => {
     const { code } = await proc.exit;
     expect(code).toBe(1);
     const out = proc.output().trim();
-    expect(out).toBe(`filter-server: database ${url}: the database's schema is version 99, newer than this server's (1): upgrade filter-server`);
+    expect(out).toBe(`filter-server: database ${url}: the database's schema is version 99, newer than this server's (2): upgrade filter-server`);
   }, 60_000);
 });

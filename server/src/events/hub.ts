@@ -6,7 +6,8 @@
 import { FilterEvaluationError, FilterSet } from "filter-expr";
 import type { Commit } from "../store/types.js";
 import { eventsOf, type RecordedEvent } from "./records.js";
-import { EventRing } from "./ring.js";
+import { IndexRing } from "../store/index-ring.js";
+import type { EventBatch } from "./records.js";
 import type { StreamEvent } from "./schema.js";
 import { admits } from "./selection.js";
 import type { EndReason, EventStream } from "./stream.js";
@@ -28,7 +29,8 @@ export interface HubCounts {
 }
 
 export class EventHub {
-  readonly ring: EventRing;
+  /** The latest writes' events (weighed by events), for streams that resume from an index. */
+  readonly ring: IndexRing<EventBatch>;
   readonly counts: HubCounts = { published: 0, opened: 0, ended: { closed: 0, slow: 0, lagged: 0, shutdown: 0 }, refused: 0, evaluations: 0, failed: { evaluation: 0, budget: 0 } };
   /** Every open stream (replaying or live). */
   readonly #streams = new Set<EventStream>();
@@ -39,9 +41,9 @@ export class EventHub {
   #closed = false;
   #index: number;
 
-  /** `startIndex`: the store's index when the server started (events up to it were never made). */
+  /** `startIndex`: where the store's feed starts (events up to it were never made). */
   constructor(capacity: number, startIndex: number) {
-    this.ring = new EventRing(capacity, startIndex);
+    this.ring = new IndexRing<EventBatch>(capacity, startIndex, (batch) => batch.events.length);
     this.#index = startIndex;
   }
 
@@ -109,6 +111,17 @@ export class EventHub {
     this.#plain.delete(stream);
   }
 
+  /**
+   * The store's feed lost the writes up to `upTo` (on PostgreSQL: pruned from the change log before this
+   * server read them). Every open stream is cut as lagged, as one the buffer overtook: its client
+   * resumes with `index` and is told the gap (`X-Svc-Event-Gap`), the buffer starting over above it.
+   */
+  gap(upTo: number): void {
+    this.ring.lose(upTo);
+    this.#index = Math.max(this.#index, upTo);
+    for (const stream of [...this.#streams]) stream.cut("lagged");
+  }
+
   /** Shutdown: every stream ends cleanly, and no new one opens. */
   close(): void {
     this.#closed = true;
@@ -130,7 +143,7 @@ export class EventHub {
       }
     }
     stream.live = true;
-    if (stream.filter !== undefined) this.#filtered.add(stream, stream.filter.compiled, stream.filter.evaluate);
+    if (stream.filter !== undefined) this.#filtered.add(stream, stream.filter.compiled, stream.filter.evaluate, stream.filter.steps);
     else this.#plain.add(stream);
   }
 

@@ -1,7 +1,7 @@
 /**
- * `GET /v1/event/stream` (registered at prefix /v1): the events of the embedded store's writes as
- * newline-delimited JSON frames, selected by topic, namespace, the token's ACL and a filter
- * (server/docs/events.md).
+ * `GET /v1/event/stream` (registered at prefix /v1): the events of the store's committed writes (on
+ * PostgreSQL, those of every server sharing the database) as newline-delimited JSON frames, selected
+ * by topic, namespace, the token's ACL and a filter (server/docs/events.md).
  */
 import type { FastifyPluginAsync } from "fastify";
 import type { Registry } from "prom-client";
@@ -13,8 +13,9 @@ import { BUSY_RETRY_AFTER_S } from "../scheduler/answers.js";
 import { PERMISSION_DENIED, checkRegion, readAccess } from "../scheduler/list.js";
 import type { Query } from "../scheduler/query.js";
 import { sendBusy, sendText } from "../scheduler/respond.js";
-import { SchedulerState } from "../store/memory/state.js";
-import type { Commit, SchedulerStore } from "../store/types.js";
+import { storeOf } from "../scheduler/index.js";
+import type { SchedulerState } from "../store/memory/state.js";
+import type { SchedulerStore } from "../store/types.js";
 import { EventHub } from "./hub.js";
 import { registerEventMetrics } from "./metrics.js";
 import { parseStreamQuery, type StreamQuery } from "./query.js";
@@ -28,45 +29,40 @@ export const EVENT_HEARTBEAT_MS = 10_000;
 export const EVENT_STREAMS = 256;
 export const EVENT_STREAM_BYTES = 1024 * 1024;
 
-/** The answer with the PostgreSQL store. */
-export const NO_EVENTS_ON_POSTGRES = "The event stream is not available with the PostgreSQL store (--database): a server there does not see the writes of the other servers. Use the embedded store, or poll the list endpoints with blocking queries.";
-
-/** The store's feed of committed writes and its index now, or undefined when it has none. */
-async function feedOf(store: SchedulerStore | SchedulerState): Promise<{ subscribe: (listener: (commit: Commit) => void) => () => void; index: number } | undefined> {
-  if (store instanceof SchedulerState) return { subscribe: (l) => store.onCommit(l), index: store.index };
-  if (store.onCommit === undefined) return undefined;
-  const subscribe = store.onCommit.bind(store);
-  return { subscribe, index: (await store.summary()).index };
-}
-
 /**
  * The event stream's route, its hub (subscribed to the store's writes from registration on, so that
  * the buffer holds the events since the server started), its metrics in `registry`, and its end at
  * shutdown: fastify's `preClose` ends every stream cleanly before the listener closes.
  */
-export function eventRoutes(ctx: ServerContext, store: SchedulerStore | SchedulerState, filters: FilterCache, registry?: Registry): FastifyPluginAsync {
+export function eventRoutes(ctx: ServerContext, storeOrState: SchedulerStore | SchedulerState, filters: FilterCache, registry?: Registry): FastifyPluginAsync {
+  const store = storeOf(storeOrState);
   return async (app) => {
     const { options } = ctx;
-    const feed = await feedOf(store);
-    const hub = feed && new EventHub(options.eventBuffer ?? EVENT_BUFFER, feed.index);
-    const unsubscribe = feed?.subscribe((commit) => {
-      // A write is committed whatever happens here: a failure is logged, never the write's.
-      try {
-        hub!.publish(commit);
-      } catch (err) {
-        app.log.error({ err, index: commit.index }, "event stream: publishing a write's events failed");
-      }
-    });
-    if (hub !== undefined && registry !== undefined) registerEventMetrics(registry, hub);
-    app.addHook("preClose", async () => hub?.close());
-    app.addHook("onClose", async () => unsubscribe?.());
+    // The feed's start, read in the same turn as the subscription: no write falls between.
+    const hub = new EventHub(options.eventBuffer ?? EVENT_BUFFER, store.feedIndex);
+    const unsubscribe = store.onCommit(
+      (commit) => {
+        // A write is committed whatever happens here: a failure is logged, never the write's.
+        try {
+          hub.publish(commit);
+        } catch (err) {
+          app.log.error({ err, index: commit.index }, "event stream: publishing a write's events failed");
+        }
+      },
+      (after, upTo) => {
+        app.log.warn({ after, upTo }, "event stream: writes were pruned from the change log before this server read them; open streams are cut");
+        hub.gap(upTo);
+      },
+    );
+    if (registry !== undefined) registerEventMetrics(registry, hub);
+    app.addHook("preClose", async () => hub.close());
+    app.addHook("onClose", async () => unsubscribe());
 
     const limits = { heartbeatMs: options.eventHeartbeatMs ?? EVENT_HEARTBEAT_MS, maxBytes: options.eventStreamBytes ?? EVENT_STREAM_BYTES };
     const maxStreams = options.eventStreams ?? EVENT_STREAMS;
     const budget = options.filterBudget ?? 1_000_000;
 
     app.get("/event/stream", async (request, reply) => {
-      if (hub === undefined) return sendText(reply, 501, NO_EVENTS_ON_POSTGRES);
       let query: StreamQuery;
       try {
         query = parseStreamQuery(request.query as Query);

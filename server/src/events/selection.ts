@@ -31,6 +31,8 @@ export function admits(a: Admission, e: StreamEvent): boolean {
 export interface GuardedFilter {
   readonly compiled: ItemFilter;
   evaluate(event: StreamEvent): boolean;
+  /** The steps of the budget `evaluate` gives the filter on each event. */
+  readonly steps: number;
 }
 
 /**
@@ -46,5 +48,5 @@ export function guardedFilter(filter: ItemFilter, admission: Admission, limit: n
     budget.steps = limit;
     return filter.evaluate(event, budget);
   };
-  return { compiled: filter, evaluate };
+  return { compiled: filter, evaluate, steps: limit };
 }

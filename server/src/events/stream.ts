@@ -14,7 +14,7 @@ export interface StreamLimits {
 /**
  * Why a stream ended: its client went away (or its connection was closed for making no progress),
  * it fell past `maxBytes` behind (`slow`), the buffer dropped events it had not sent yet while it
- * replayed (`lagged`), or the server shut down.
+ * replayed or the store's feed lost writes (`lagged`), or the server shut down.
  */
 export type EndReason = "closed" | "slow" | "lagged" | "shutdown";
 

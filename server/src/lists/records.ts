@@ -117,8 +117,14 @@ export const TERMINAL_DEPLOYMENT_STATUSES: ReadonlySet<string> = new Set(["succe
 /** The tables of the scheduler's state; each has an index (X-Svc-Index) of its own. */
 export type Table = "jobs" | "deployments";
 
-/** One change a write makes: a job (with its version) or a deployment, created or replaced. */
-export type Change = { kind: "job"; record: JobRecord } | { kind: "deployment"; deployment: Deployment };
+/**
+ * One change a write makes: a job (with its version) or a deployment, created or replaced; `previous`
+ * is the record it replaces (absent: created). Readers of a write's effect on a list (filtered blocking
+ * queries) compare the two versions.
+ */
+export type Change =
+  | { kind: "job"; record: JobRecord; previous?: JobListEntry }
+  | { kind: "deployment"; deployment: Deployment; previous?: Deployment };
 
 /** The whole state, as a data file, a data directory or a database gives it. */
 export interface Snapshot {

@@ -317,13 +317,13 @@ export function planRegistration(state: RegistrationView, spec: JobSpec, index: 
   const createIndex = entry.CreateIndex;
   const launches = spec.Periodic || spec.ParameterizedJob;
   const record: JobRecord = { entry, version };
-  const changes: Change[] = [{ kind: "job", record }];
+  const changes: Change[] = [previous === undefined ? { kind: "job", record } : { kind: "job", record, previous: previous.entry }];
 
   if (spec.Stop) {
     // Stopping a job cancels its running deployment, as the scheduler does.
     for (const d of state.deploymentsOf(spec.Namespace, spec.ID)) {
       if (ACTIVE(d)) {
-        changes.push({ kind: "deployment", deployment: { ...d, ModifyIndex: index, Status: "cancelled", StatusDescription: STOPPED_JOB } });
+        changes.push({ kind: "deployment", deployment: { ...d, ModifyIndex: index, Status: "cancelled", StatusDescription: STOPPED_JOB }, previous: d });
       }
     }
   }
@@ -334,6 +334,7 @@ export function planRegistration(state: RegistrationView, spec: JobSpec, index: 
         changes.push({
           kind: "deployment",
           deployment: { ...d, ModifyIndex: index, Status: "cancelled", StatusDescription: "Cancelled due to newer version of job" },
+          previous: d,
         });
       }
     }

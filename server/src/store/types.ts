@@ -5,7 +5,7 @@
  */
 import type { ListEndpoint } from "../lists/endpoints.js";
 import type { ItemFilter } from "../lists/filters.js";
-import type { CheckOrder, Page, PageQuery } from "../lists/paginate.js";
+import type { CheckOrder, Page, PageQuery, Walk } from "../lists/paginate.js";
 import type { JobSpec, RegisterResponse } from "../lists/register.js";
 import type { Change, Table } from "../lists/records.js";
 
@@ -37,9 +37,10 @@ export interface ListRead<T> {
   signal?: AbortSignal;
 }
 
-/** A page and the index of the state it was read at. */
+/** A page, the index of the state it was read at, and the walk that read it. */
 export interface StorePage<T> extends Page<T> {
   index: number;
+  walk: Walk<T>;
 }
 
 export interface SchedulerStore {
@@ -57,10 +58,14 @@ export interface SchedulerStore {
   /** Answers every waiting blocking query now and every later one at once (shutdown). */
   releaseWaiters(): void;
   /**
-   * Calls `listener` after each write this store commits (durable and visible), in index order;
-   * returns how to stop. Absent when the store has no such feed (PostgreSQL: other servers write too).
+   * Calls `listener` after each write this store commits (durable and visible), in index order, each
+   * write once; returns how to stop. On PostgreSQL these are the writes of every server sharing the
+   * database. `onGap(after, upTo)` is called, before the next commit, when the writes in (after, upTo]
+   * can no longer be delivered (a feed that fell behind what the store keeps of them).
    */
-  onCommit?(listener: (commit: Commit) => void): () => void;
+  onCommit(listener: (commit: Commit) => void, onGap?: (after: number, upTo: number) => void): () => void;
+  /** The index after which a listener added now receives the writes (the last one `onCommit` delivered). */
+  readonly feedIndex: number;
   /** Counts for the start-up log line. */
   summary(): Promise<{ jobs: number; deployments: number; index: number }>;
   close(): Promise<void>;

@@ -33,7 +33,7 @@ export class MemoryStore implements SchedulerStore {
       rejections: columnar !== undefined && read.allowed === undefined ? new BlockAnswers(orderIndex.table, columnar) : undefined,
     };
     const page = await readIndexPage(orderIndex, walk, read.query.perPage, checks, read.pause);
-    return { ...page, index };
+    return { ...page, index, walk };
   }
 
   register(spec: JobSpec, nowMs: number): Promise<RegisterResponse> {
@@ -48,8 +48,13 @@ export class MemoryStore implements SchedulerStore {
     return this.state.waiting;
   }
 
-  onCommit(listener: (commit: Commit) => void): () => void {
-    return this.state.onCommit(listener);
+  /** Every write of this process; the embedded store keeps them all, so `onGap` is never called. */
+  onCommit(listener: (commit: Commit) => void, onGap?: (after: number, upTo: number) => void): () => void {
+    return this.state.onCommit(listener, onGap);
+  }
+
+  get feedIndex(): number {
+    return this.state.index;
   }
 
   releaseWaiters(): void {

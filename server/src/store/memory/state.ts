@@ -146,8 +146,12 @@ export class SchedulerState implements RegistrationView {
     for (const listener of this.commitListeners) listener({ index, changes });
   }
 
-  /** Calls `listener` after each write is applied (persisted first when persistence is on), in index order; returns how to stop. */
-  onCommit(listener: (commit: Commit) => void): () => void {
+  /**
+   * Calls `listener` after each write is applied (persisted first when persistence is on), in index
+   * order; returns how to stop. Every write reaches the listeners, so `_onGap` (the store interface's)
+   * is never called.
+   */
+  onCommit(listener: (commit: Commit) => void, _onGap?: (after: number, upTo: number) => void): () => void {
     this.commitListeners.add(listener);
     return () => void this.commitListeners.delete(listener);
   }

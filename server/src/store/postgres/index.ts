@@ -7,17 +7,20 @@
  * it is full or the wait too long). A registration is one transaction that takes the next index (a
  * row lock orders writers across servers) and notifies every server (`LISTEN`/`NOTIFY` on one
  * connection per server), which wakes its blocking queries; a registration the database refused makes
- * the store unhealthy until one succeeds.
+ * the store unhealthy until one succeeds. Each registration also writes its changes to a bounded change
+ * log, which every server reads back, on the notifications, to feed its event stream (`onCommit`).
  */
 import pg from "pg";
 import { toSQL } from "filter-expr";
 import { planRegistration, type JobSpec, type RegisterResponse } from "../../lists/register.js";
 import type { Snapshot, Table } from "../../lists/records.js";
 import { TERMINAL_DEPLOYMENT_STATUSES, type Deployment, type JobRecord } from "../../lists/records.js";
-import type { ListRead, SchedulerStore, StorePage } from "../types.js";
+import type { Commit, ListRead, SchedulerStore, StorePage } from "../types.js";
 import { Waiters } from "../waiters.js";
 import { cancelBackend } from "./cancel.js";
+import { CHANGE_LOG_WRITES, logChanges, readChanges } from "./change-log.js";
 import { ClientGone, isCanceled, writeFailure } from "./errors.js";
+import { ChangeFeed } from "./feed.js";
 import { ConnectionGate, gateLimits, type GateLimits } from "./gate.js";
 import { migrate, SchemaError } from "./migrate.js";
 import { readWalk, remembering, type ReadMode } from "./pages.js";
@@ -71,7 +74,7 @@ export const SCAN_TIMEOUT_MS = 10_000;
 
 /** Settings of the store beyond its URL (tests shorten them). */
 export interface PostgresStoreOptions {
-  /** Connections of the pool (default 10). */
+  /** Connections the requests share (default 10; the pool holds one more, see `open`). */
   poolSize?: number;
   /** `statement_timeout` of pushed-down statements (default `PUSHDOWN_TIMEOUT_MS`). */
   pushdownTimeoutMs?: number;
@@ -81,6 +84,8 @@ export interface PostgresStoreOptions {
   gate?: Partial<GateLimits>;
   /** Reconnection delay of the notification connection (default 1 s). */
   relistenMs?: number;
+  /** Writes the change log keeps, pruned by this server's registrations (default `CHANGE_LOG_WRITES`). */
+  changeLogWrites?: number;
 }
 
 export class PostgresStore implements SchedulerStore {
@@ -98,6 +103,9 @@ export class PostgresStore implements SchedulerStore {
   private readonly pushdownTimeoutMs: number;
   private readonly scanTimeoutMs: number;
   private readonly relistenMs: number;
+  private readonly changeLogWrites: number;
+  /** The committed writes of every server, from the change log; made by `open` once it knows the index. */
+  private feed: ChangeFeed | undefined;
   /** The seed's "applies" (the apply resource's data), as the database holds them; undefined: none. */
   applies: unknown;
 
@@ -111,12 +119,16 @@ export class PostgresStore implements SchedulerStore {
     this.pushdownTimeoutMs = Math.max(1, Math.round(options.pushdownTimeoutMs ?? PUSHDOWN_TIMEOUT_MS));
     this.scanTimeoutMs = Math.max(1, Math.round(options.scanTimeoutMs ?? SCAN_TIMEOUT_MS));
     this.relistenMs = options.relistenMs ?? 1000;
+    this.changeLogWrites = Math.max(1, Math.floor(options.changeLogWrites ?? CHANGE_LOG_WRITES));
   }
 
   /** Connects, migrates the schema, seeds an empty database, listens for other servers' writes. */
   static async open(url: string, initial: () => Snapshot, log: Log, poolSize: number | PostgresStoreOptions = 10, applies?: unknown): Promise<PostgresStore> {
     const options = typeof poolSize === "number" ? { poolSize } : poolSize;
-    const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, connectionTimeoutMillis: 10_000 });
+    // One connection more than the gate hands out, for the statements that do not pass it (the event
+    // feed's reader, one statement at a time; the indexes' re-read): they never wait behind the
+    // requests, nor take a place from them.
+    const pool = new pg.Pool({ connectionString: url, max: (options.poolSize ?? 10) + 1, connectionTimeoutMillis: 10_000 });
     pool.on("error", (e) => log("idle database connection failed", { error: describe(e) }));
     // A connection lost while checked out fails its query (the request answers 500); its client's
     // 'error' event must not end the process.
@@ -135,6 +147,8 @@ export class PostgresStore implements SchedulerStore {
       }
       await store.listen();
       await store.refresh();
+      // The feed starts after the index seen now: earlier writes are the state the server starts with.
+      store.feed = new ChangeFeed((after, writes) => readChanges(pool, after, writes), store.raft, log, { retryMs: store.relistenMs });
     } catch (e) {
       await store.close();
       if (e instanceof SchemaError) throw new DatabaseError(`database ${redactUrl(url)}: ${e.message}`);
@@ -189,6 +203,7 @@ export class PostgresStore implements SchedulerStore {
       } catch {
         // not ours
       }
+      this.feed?.kick(this.raft);
     });
     // Before it is the listener, a failure reaches the caller through connect or query.
     client.on("error", (e) => this.lost(client, e));
@@ -241,6 +256,8 @@ export class PostgresStore implements SchedulerStore {
     const seen: Record<string, number> = {};
     for (const r of rows) seen[r.name] = Number(r.idx);
     this.advance(seen);
+    // Writes whose notifications were lost with the connection are in the change log.
+    this.feed?.kick(this.raft);
   }
 
   /** Moves the known indexes forward (never back) and wakes the blocking queries they pass. */
@@ -422,9 +439,12 @@ export class PostgresStore implements SchedulerStore {
         touched.deployments = index;
       }
       await client.query("UPDATE svc_index SET idx = $1 WHERE name = ANY($2::text[])", [index, Object.keys(touched).filter((k) => k !== "raft")]);
+      await logChanges(client, index, changes, this.changeLogWrites);
       await client.query("SELECT pg_notify($1, $2)", [INDEX_CHANNEL, JSON.stringify(touched)]);
       await client.query("COMMIT");
       this.advance(touched);
+      // Our own notification comes too, but this server's streams need not wait for it.
+      this.feed?.kick(index);
       return result;
     } catch (e) {
       await client.query("ROLLBACK").catch(() => undefined);
@@ -447,6 +467,20 @@ export class PostgresStore implements SchedulerStore {
     this.waiters.releaseAll();
   }
 
+  /**
+   * The writes of every server, read back from the change log, from the index this store saw when it
+   * opened; writes pruned from the log before this server read them are reported to `onGap`.
+   */
+  onCommit(listener: (commit: Commit) => void, onGap?: (after: number, upTo: number) => void): () => void {
+    // `open` makes the feed before it hands the store out; a store that failed to open has no listeners.
+    return this.feed?.subscribe(listener, onGap) ?? (() => undefined);
+  }
+
+  /** The index after which a listener added now receives writes (the event stream's start). */
+  get feedIndex(): number {
+    return this.feed?.delivered ?? this.raft;
+  }
+
   async summary(): Promise<{ jobs: number; deployments: number; index: number }> {
     const { rows } = await this.pool.query<{ jobs: string; deployments: string }>(
       "SELECT (SELECT count(*) FROM jobs) AS jobs, (SELECT count(*) FROM deployments) AS deployments",
@@ -459,6 +493,7 @@ export class PostgresStore implements SchedulerStore {
     this.closed = true;
     clearTimeout(this.relistenTimer);
     this.releaseWaiters();
+    await this.feed?.close();
     const listener = this.listener;
     this.listener = undefined;
     await listener?.end().catch(() => undefined);
