@@ -10,7 +10,8 @@ import { runsRoutes } from "./runs/index.js";
 import { AnswerCache } from "./scheduler/answers.js";
 import { FilterCache } from "./lists/filters.js";
 import { metricsRoutes, ServerMetrics } from "./ops/metrics.js";
-import { schedulerRoutes } from "./scheduler/index.js";
+import { schedulerRoutes, storeOf } from "./scheduler/index.js";
+import { PageWaits, registerPageWaitMetrics } from "./scheduler/page-waits.js";
 import { eventRoutes } from "./events/routes.js";
 import { StoreWriteError } from "./store/memory/persist.js";
 import { uiRoutes } from "./ui/index.js";
@@ -82,7 +83,12 @@ export async function buildApp(ctx: ServerContext, services: AppServices): Promi
   const filters = services.filters ?? new FilterCache();
   const answers = services.answers ?? new AnswerCache();
   const scheduler = services.scheduler;
-  const metrics = new ServerMetrics({ filters, answers, waiting: () => scheduler.waiting, storeHealth: () => ctx.storeHealth?.() });
+  // Blocking queries that wake only when their page changes follow the store's writes.
+  const pageWaits = ctx.options.blockingQueries === "page" ? PageWaits.follow(storeOf(scheduler)) : undefined;
+  app.addHook("preClose", async () => pageWaits?.releaseAll());
+  app.addHook("onClose", async () => pageWaits?.stop());
+  const metrics = new ServerMetrics({ filters, answers, waiting: () => scheduler.waiting + (pageWaits?.size ?? 0), storeHealth: () => ctx.storeHealth?.() });
+  if (pageWaits !== undefined) registerPageWaitMetrics(metrics.registry, pageWaits);
 
   app.addHook("onResponse", async (request, reply) => {
     // The route's pattern, never the URL: the label values stay bounded.
@@ -95,9 +101,9 @@ export async function buildApp(ctx: ServerContext, services: AppServices): Promi
 
   await app.register(compress, { global: true, threshold: 0, encodings: ["gzip", "deflate"] });
 
-  await app.register(schedulerRoutes(ctx, scheduler, filters, answers), { prefix: "/v1" });
+  await app.register(schedulerRoutes(ctx, scheduler, filters, answers, pageWaits), { prefix: "/v1" });
   await app.register(metricsRoutes(metrics), { prefix: "/v1" });
-  // GET /v1/event/stream: the embedded store's writes as events (server/docs/events.md).
+  // GET /v1/event/stream: the store's committed writes as events (server/docs/events.md).
   await app.register(eventRoutes(ctx, scheduler, filters, metrics.registry), { prefix: "/v1" });
   await app.register(agentRoutes(ctx), { prefix: "/v1/agent" });
   await app.register(runsRoutes(ctx), { prefix: "/api/v2" });

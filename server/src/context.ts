@@ -31,6 +31,11 @@ export interface ServerOptions {
   filterBudget?: number;
   /** The ACL check before the filter (`acl-first`, the default) or after it, as the scheduler orders them (`nomad`). */
   filterOrder?: CheckOrder;
+  /**
+   * When a blocking query of a list answers: on any write to the list's table (`index`, the default,
+   * as the scheduler), or only once a write changes its page (`page`, server/docs/server.md).
+   */
+  blockingQueries?: "index" | "page";
   /** Longest time a client may take to send a whole request (headers and body); 0: no limit. */
   requestTimeoutMs?: number;
   /** On shutdown, connections still open after this long (a slow reader, a trickled body) are closed. */

@@ -30,6 +30,8 @@ Options:
                                    match test and per element of any/all (default 1000000); past it: 400
   --filter-order acl-first|nomad   the ACL check before the filter (default: the filter never sees what the
                                    token may not read), or after it as the scheduler does (leaks through errors)
+  --blocking-queries index|page    a list's blocking query answers after any write to its table (default, as the
+                                   scheduler), or only once a write changes its page (filter, ACL, pagination)
   --request-timeout DUR            longest time to receive a whole request, headers and body (default 30s)
   --shutdown-timeout DUR           on shutdown, close connections still open after DUR (default 10s)
   --answer-memory SIZE             bytes of list answers being encoded or sent at once (default 512MiB; also
@@ -91,6 +93,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
         "shutdown-timeout": { type: "string" },
         "answer-memory": { type: "string" },
         "filter-order": { type: "string" },
+        "blocking-queries": { type: "string" },
         "stall-timeout": { type: "string" },
         "event-buffer": { type: "string" },
         "event-heartbeat": { type: "string" },
@@ -149,6 +152,11 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
     const order = v["filter-order"];
     if (order !== "acl-first" && order !== "nomad") throw new UsageError(`--filter-order: expected acl-first or nomad, got "${order}"`);
     given.filterOrder = order;
+  }
+  if (v["blocking-queries"] !== undefined) {
+    const mode = v["blocking-queries"];
+    if (mode !== "index" && mode !== "page") throw new UsageError(`--blocking-queries: expected index or page, got "${mode}"`);
+    given.blockingQueries = mode;
   }
   if (v["answer-memory"] !== undefined) {
     const bytes = parseSize(v["answer-memory"]);

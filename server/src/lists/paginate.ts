@@ -22,6 +22,8 @@ export interface PageQuery {
 export interface Page<T> {
   items: T[];
   nextToken: string;
+  /** The run (index in the walk's `runs`) of the item `nextToken` names; absent without a next token. */
+  nextRun?: number;
 }
 
 /** A run of a walk: one partition of the order (undefined: all of it), over keys from `from` up to `to` (excluded). */
@@ -42,6 +44,8 @@ export interface Walk<T> {
   readonly namespaceOf: (item: T) => string;
   /** Where the page starts; undefined: at the first item that passes the checks. */
   readonly seek: Seek | undefined;
+  /** The partitions the order held when the walk was planned, in order; undefined: the walk did not read them (one namespace, or an order without partitions). */
+  readonly partitions: readonly string[] | undefined;
 }
 
 /**
@@ -59,18 +63,19 @@ export function planWalk<T>(endpoint: ListEndpoint<T>, query: PageQuery, namespa
   };
   let runs: Run[];
   let namespace: string | undefined = query.namespace === "*" ? undefined : query.namespace;
+  let partitions: readonly string[] | undefined;
   if (order.partitionColumn === undefined) runs = [range(undefined)];
   else if (namespace !== undefined) {
     runs = [range(namespace)];
     namespace = undefined;
   } else {
-    const all = namespaces(order);
+    const all = (partitions = namespaces(order));
     // One run over every namespace when their keys sort as one (and no prefix range differs between them).
     runs = !withPrefix && order.oneRun?.(all) === true ? [range(undefined)] : all.map(range);
   }
   if (query.reverse) runs = [...runs].reverse();
   const seek = query.nextToken === "" ? undefined : order.seek(query.nextToken);
-  return { order, runs, reverse: query.reverse, namespace, namespaceOf: endpoint.namespaceOf, seek };
+  return { order, runs, reverse: query.reverse, namespace, namespaceOf: endpoint.namespaceOf, seek, partitions };
 }
 
 /** In which order an item meets the ACL check and the filter. */
@@ -106,6 +111,9 @@ export function checksOf<T>(checks: PageChecks<T>): ((item: T, row: number) => b
 export class PageBuilder<T> {
   private readonly items: T[] = [];
   private next = "";
+  private nextRun = -1;
+  /** The run being offered (index in the walk's runs). */
+  private run = -1;
   private found: boolean;
   /** Items before this run's seek position are before the target (a keyed seek); set per run. */
   private keyed = false;
@@ -123,9 +131,10 @@ export class PageBuilder<T> {
     return this.found;
   }
 
-  /** A run begins; `keyed`: its items start at the seek's key, so none of them is before the target. */
+  /** The next run begins (every run of the walk, in order); `keyed`: its items start at the seek's key, so none of them is before the target. */
   startRun(keyed: boolean): void {
     this.keyed = keyed;
+    this.run++;
   }
 
   /** Takes the next item of the walk (`row`: its position in the store's list); false when the page is complete. */
@@ -141,6 +150,7 @@ export class PageBuilder<T> {
     this.found = true;
     if (this.perPage !== 0 && this.items.length >= this.perPage) {
       this.next = walk.order.token(item);
+      this.nextRun = this.run;
       return false;
     }
     this.items.push(item);
@@ -148,6 +158,6 @@ export class PageBuilder<T> {
   }
 
   page(): Page<T> {
-    return { items: this.items, nextToken: this.next };
+    return this.next === "" ? { items: this.items, nextToken: "" } : { items: this.items, nextToken: this.next, nextRun: this.nextRun };
   }
 }

@@ -9,12 +9,15 @@ import { Readable } from "node:stream";
 import type { FastifyReply } from "fastify";
 import { closeWhenStalled } from "../ops/connections.js";
 import { Lru } from "../lists/filters.js";
+import type { PageRegion } from "../lists/page-region.js";
 import type { Table } from "../lists/records.js";
 
-/** What a read of a page decides besides its items: the index of the state it read, its next token, its cost. */
+/** What a read of a page decides besides its items: the index of the state it read, its next token. */
 export interface PageMeta {
   index: number;
   nextToken: string;
+  /** Where the page lies in its list (a blocking query that waits for its page to change keeps it). */
+  region?: PageRegion<unknown>;
 }
 
 /** A computed page: its meta and its JSON as byte chunks. */
@@ -218,7 +221,7 @@ export class AnswerCache {
 
   /**
    * The shared meta of the page of `key` on `table` at `index` (what a blocking query needs to decide
-   * whether to wait), reading it with `read` when there is none; nothing of the page is kept.
+   * whether to wait), reading it with `read` when there is none; nothing of the page's items is kept.
    */
   probe(table: Table, index: number, key: string, signal: AbortSignal, read: (signal: AbortSignal) => Promise<PageMeta>): Promise<PageMeta> {
     // A probe weighs its key (which holds the filter); 1,024 of them or 16 MiB of keys per table.

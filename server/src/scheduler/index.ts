@@ -10,18 +10,26 @@ import { parseJobSpec } from "../lists/register.js";
 import { sendJson, sendText, setMeta } from "./respond.js";
 import { LIST_ENDPOINTS, type ListEndpoint } from "../lists/endpoints.js";
 import type { SchedulerStore } from "../store/types.js";
+import type { PageWaits } from "./page-waits.js";
 import { MemoryStore } from "../store/memory/index.js";
 import { SchedulerState } from "../store/memory/state.js";
 
 export { SchedulerState };
 
-/** GET, PUT and POST /v1/jobs and GET /v1/deployments (registered at prefix /v1). */
-export function schedulerRoutes(ctx: ServerContext, storeOrState: SchedulerStore | SchedulerState, filters = new FilterCache(), answers = new AnswerCache()): FastifyPluginAsync {
-  // A bare state is served from memory.
-  const store = storeOrState instanceof SchedulerState ? new MemoryStore(storeOrState) : storeOrState;
+/** The store of a bare state (served from memory), or the store itself. */
+export function storeOf(storeOrState: SchedulerStore | SchedulerState): SchedulerStore {
+  return storeOrState instanceof SchedulerState ? new MemoryStore(storeOrState) : storeOrState;
+}
+
+/**
+ * GET, PUT and POST /v1/jobs and GET /v1/deployments (registered at prefix /v1); with `pageWaits`, a
+ * list's blocking query waits for its page to change (`--blocking-queries page`).
+ */
+export function schedulerRoutes(ctx: ServerContext, storeOrState: SchedulerStore | SchedulerState, filters = new FilterCache(), answers = new AnswerCache(), pageWaits?: PageWaits): FastifyPluginAsync {
+  const store = storeOf(storeOrState);
   return async (app) => {
     for (const endpoint of LIST_ENDPOINTS) {
-      app.get(endpoint.path, (request, reply) => serveList(ctx, store, filters, answers, endpoint as ListEndpoint<unknown>, request, reply));
+      app.get(endpoint.path, (request, reply) => serveList(ctx, store, filters, answers, endpoint as ListEndpoint<unknown>, request, reply, pageWaits));
     }
 
     app.route({

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AclToken, ServerContext } from "../context.js";
 import { TokenAcl } from "../acl.js";
-import type { Answer, AnswerCache, PageMeta } from "./answers.js";
+import type { Answer, AnswerCache } from "./answers.js";
 import { ANSWER_BYTES_IN_FLIGHT, AnswersBusy, BUSY_RETRY_AFTER_S, encodeAnswer, sendAnswer } from "./answers.js";
 import type { ListEndpoint } from "../lists/endpoints.js";
 import type { FilterCache } from "../lists/filters.js";
@@ -11,7 +11,10 @@ import { parseListQuery, withJitter } from "./query.js";
 import { BadRequest } from "../lists/errors.js";
 import { sendBusy, sendText, setMeta } from "./respond.js";
 import { STALL_TIMEOUT_MS } from "../ops/connections.js";
-import type { SchedulerStore } from "../store/types.js";
+import type { SchedulerStore, StorePage } from "../store/types.js";
+import { PageRegion } from "../lists/page-region.js";
+import { checksOf } from "../lists/paginate.js";
+import type { PageWaits } from "./page-waits.js";
 
 export const PERMISSION_DENIED = "Permission denied";
 
@@ -92,6 +95,7 @@ export async function serveList<T>(
   endpoint: ListEndpoint<T>,
   request: FastifyRequest,
   reply: FastifyReply,
+  pageWaits?: PageWaits,
 ): Promise<FastifyReply> {
   let query: ListQuery;
   try {
@@ -112,22 +116,37 @@ export async function serveList<T>(
     const limit = ctx.options.filterBudget ?? 1_000_000;
     const filter = query.filter === "" ? undefined : filters.get(endpoint.schema, query.filter);
     const allowed = readable === null ? undefined : (item: T) => readable.has(endpoint.namespaceOf(item));
+    const order = ctx.options.filterOrder ?? "acl-first";
     // Past the bound of the answers in flight a new list request is refused rather than growing memory.
     const bound = ctx.options.answerBytesInFlight ?? ANSWER_BYTES_IN_FLIGHT;
     if (answers.inFlight.over(bound)) return sendBusy(reply, BUSY_RETRY_AFTER_S, new AnswersBusy(bound).message);
     const key = answerKey(query, readable);
     /** Reads the page of the current state; the filter has `limit` steps for each item. */
-    const look = async (signal: AbortSignal): Promise<PageMeta & { items: readonly T[] }> => {
+    const look = async (signal: AbortSignal): Promise<StorePage<T>> => {
       const work = { steps: 0 };
       const matches = evaluator<T>(filter, limit, work, filters.failed);
       const pause = slicer(work);
-      const page = await store.readPage({ endpoint, query, filter, matches, failed: filters.failed, allowed, readable, order: ctx.options.filterOrder ?? "acl-first", pause, signal });
-      return { index: page.index, nextToken: page.nextToken, items: page.items };
+      return store.readPage({ endpoint, query, filter, matches, failed: filters.failed, allowed, readable, order, pause, signal });
     };
     // Reads are shared by the requests that ask the same page of the same state; a shared read runs
     // under its own signal (aborted once every request sharing it has gone).
     const at = (): number => store.indexOf(endpoint.table);
-    if (query.index > 0 && at() <= query.index) {
+    if (query.index > 0 && pageWaits !== undefined) {
+      // Waits until a write changes this page (`--blocking-queries page`): errors are answered at once.
+      const seen = await answers.probe(endpoint.table, at(), key, request.signal, async (signal) => {
+        const page = await look(signal);
+        return { index: page.index, nextToken: page.nextToken, region: new PageRegion(page.walk, page) as PageRegion<unknown> };
+      });
+      const budgeted = filter && ((item: T) => filter.evaluate(item, { steps: limit }));
+      const checks = checksOf<T>({ matches: budgeted, allowed, order });
+      const watch = { table: endpoint.table, region: seen.region!, check: checks && ((item: unknown) => checks(item as T, -1)), filter, steps: limit };
+      const wait = pageWaits.wait(watch, seen.index, query.index, withJitter(query.waitMs));
+      const onClose = (): void => wait.cancel();
+      reply.raw.once("close", onClose);
+      await wait.done;
+      reply.raw.off("close", onClose);
+      if (reply.raw.destroyed) return reply.send();
+    } else if (query.index > 0 && at() <= query.index) {
       // Errors are answered at once; a successful read waits for a change or the timeout, then reads
       // again. While it waits the request keeps only the index it saw, never the page.
       const seen = await answers.probe(endpoint.table, at(), key, request.signal, async (signal) => {

@@ -4,6 +4,19 @@ import type { Table } from "../lists/records.js";
 /** Blocking queries woken in one turn of the event loop after a write. */
 export const WAKE_BATCH = 16;
 
+/**
+ * Wakes `due`, `WAKE_BATCH` per event-loop turn: each woken query reads its page (shared with the
+ * others asking the same) before the next batch wakes, and other requests (health checks among them)
+ * are served in between.
+ */
+export function wakeInBatches(due: readonly { wake(): void }[]): void {
+  const next = (from: number): void => {
+    for (let i = from; i < Math.min(from + WAKE_BATCH, due.length); i++) due[i]!.wake();
+    if (from + WAKE_BATCH < due.length) setImmediate(() => next(from + WAKE_BATCH));
+  };
+  next(0);
+}
+
 interface Waiter {
   minIndex: number;
   wake(): void;
@@ -35,18 +48,9 @@ export class Waiters {
     return { done, cancel: waiter.wake };
   }
 
-  /**
-   * Wakes the table's waiters that the new index passes, `WAKE_BATCH` per event-loop turn: each woken
-   * query reads its page (shared with the others asking the same) before the next batch wakes, and
-   * other requests (health checks among them) are served in between.
-   */
+  /** Wakes the table's waiters that the new index passes (`wakeInBatches`). */
   wake(table: Table, index: number): void {
-    const due = [...(this.sets.get(table) ?? [])].filter((w) => index > w.minIndex);
-    const next = (from: number): void => {
-      for (let i = from; i < Math.min(from + WAKE_BATCH, due.length); i++) due[i]!.wake();
-      if (from + WAKE_BATCH < due.length) setImmediate(() => next(from + WAKE_BATCH));
-    };
-    next(0);
+    wakeInBatches([...(this.sets.get(table) ?? [])].filter((w) => index > w.minIndex));
   }
 
   get size(): number {

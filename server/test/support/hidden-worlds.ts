@@ -68,7 +68,7 @@ const multiregion = fc.record(
 );
 
 /** A job in one of `namespaces`; its indexes below `TOP_INDEX`. Summaries lack some groups (`web`, `api`, `zz`). */
-function job(namespaces: readonly string[]): fc.Arbitrary<Item> {
+export function job(namespaces: readonly string[]): fc.Arbitrary<Item> {
   const index = fc.integer({ min: 1, max: TOP_INDEX - 1 });
   return fc
     .record({
@@ -93,7 +93,7 @@ function job(namespaces: readonly string[]): fc.Arbitrary<Item> {
 const state = fc.record({ DesiredTotal: fc.integer({ min: 0, max: 3 }), Promoted: fc.boolean(), DesiredCanaries: fc.integer({ min: 0, max: 1 }) });
 
 /** A deployment in one of `namespaces`; IDs from a small alphabet (prefixes collide), create indexes in a small range (orders interleave). */
-function deployment(namespaces: readonly string[]): fc.Arbitrary<Item> {
+export function deployment(namespaces: readonly string[]): fc.Arbitrary<Item> {
   return fc.record({
     ID: fc.string({ unit: fc.constantFrom("0", "a", "b", "c"), minLength: 8, maxLength: 8 }).map((hex) => `${hex}${SUFFIX}`),
     Namespace: fc.constantFrom(...namespaces),

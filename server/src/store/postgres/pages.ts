@@ -6,7 +6,7 @@
  * each. Everything here runs inside one read-only snapshot.
  */
 import { filterPage, type PageFilter, type QueryFunction } from "filter-expr";
-import { planWalk, type Page } from "../../lists/paginate.js";
+import { planWalk, type Page, type Walk } from "../../lists/paginate.js";
 import type { ListRead } from "../types.js";
 
 /** A scan of one table in key order. */
@@ -220,7 +220,7 @@ export function remembering<T>(read: ListRead<T>): ListRead<T> {
  * each run a keyset scan of the order's key column within its partition and key range. `namespaces`
  * are the database's, in order (an order that runs by namespace reads them).
  */
-export async function readWalk<T>(run: Run, read: ListRead<T>, mode: ReadMode, namespaces: readonly string[]): Promise<Page<T>> {
+export async function readWalk<T>(run: Run, read: ListRead<T>, mode: ReadMode, namespaces: readonly string[]): Promise<Page<T> & { walk: Walk<T> }> {
   const { endpoint, query } = read;
   const walk = planWalk(endpoint, query, () => namespaces);
   const { order, seek } = walk;
@@ -230,7 +230,7 @@ export async function readWalk<T>(run: Run, read: ListRead<T>, mode: ReadMode, n
   if (namespace !== undefined) common.push((p) => `"namespace" = ${p(namespace)}`);
   const items: unknown[] = [];
   let found = seek === undefined;
-  for (const r of walk.runs) {
+  for (const [nextRun, r] of walk.runs.entries()) {
     const scope = [...common];
     const partition = r.partition;
     if (partition !== undefined) scope.push((p) => `"${order.partitionColumn}" = ${p(partition)}`);
@@ -255,13 +255,13 @@ export async function readWalk<T>(run: Run, read: ListRead<T>, mode: ReadMode, n
     const scan = { ...base, from };
     if (query.perPage !== 0 && items.length === query.perPage) {
       const next = await first(run, scan, f);
-      if (next !== undefined) return { items: items as T[], nextToken: order.tokenOfKey(next.key) };
+      if (next !== undefined) return { items: items as T[], nextToken: order.tokenOfKey(next.key), nextRun, walk };
       continue;
     }
     const page = await collect(run, scan, f, query.perPage === 0 ? 0 : query.perPage - items.length);
     if (page.items.length > 0) found = true;
     items.push(...page.items);
-    if (page.nextKey !== "") return { items: items as T[], nextToken: order.tokenOfKey(page.nextKey) };
+    if (page.nextKey !== "") return { items: items as T[], nextToken: order.tokenOfKey(page.nextKey), nextRun, walk };
   }
-  return { items: items as T[], nextToken: "" };
+  return { items: items as T[], nextToken: "", walk };
 }

@@ -1,0 +1,214 @@
+/**
+ * `--blocking-queries page` over real HTTP: a list's blocking query answers only once a write changes
+ * its page (filter, ACL, namespace, pagination), and then with exactly what a fresh request answers.
+ *
+ * The law, for random clients (filters, namespaces, pages, reverse, tokens) and random registrations:
+ * after each write, every client whose page a fresh request now answers differently gets that answer
+ * (body, status and index), and no other client is answered (the server's metrics count the waits it
+ * ended and those still waiting; a memory write wakes its waiters before the write is acknowledged).
+ * A client that asks with an index older than the latest write waits too, unless a write since its
+ * index changed its page: then it is answered at once. On PostgreSQL, a query waiting on one server
+ * wakes for a write made through another (the change feed), and only when it changes its page.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_OPTIONS } from "../src/context.js";
+import { startServer, type RunningServer } from "../src/ops/start.js";
+import { metric, q, Stream } from "./support/event-streams.js";
+import { startPostgres } from "./support/postgres.js";
+
+let dir: string;
+let server: RunningServer;
+let base: string;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "filter-server-page-waits-"));
+  const dataFile = join(dir, "data.json");
+  const aclTokensFile = join(dir, "tokens.json");
+  writeFileSync(dataFile, JSON.stringify({ jobs: [], deployments: [] }));
+  writeFileSync(aclTokensFile, JSON.stringify(TOKENS));
+  server = await startServer({ ...DEFAULT_OPTIONS, port: 0, opsPort: 0, dataFile, aclTokensFile, logLevel: "error", blockingQueries: "page" });
+  base = server.apiUrl;
+});
+afterAll(async () => {
+  await server?.lifecycle.shutdown();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const TOKENS = [
+  { SecretID: "all", Capabilities: ["job:read", "job:write"] },
+  { SecretID: "prod", Capabilities: ["job:read@prod"] },
+];
+
+/** The server's page-wait counts, from GET /v1/metrics. */
+async function waits(base: string): Promise<{ waiting: number; changed: number; atOnce: number }> {
+  const m = (await (await fetch(`${base}/v1/metrics`)).json()) as { Gauges: { Name: string; Value: number }[]; Counters: { Name: string; Count: number; Labels: Record<string, string> }[] };
+  const counter = (end: string) => m.Counters.find((c) => c.Name === "filter_server_blocking_page_waits_total" && c.Labels["end"] === end)?.Count ?? 0;
+  return { waiting: m.Gauges.find((g) => g.Name === "filter_server_blocking_queries_waiting")!.Value, changed: counter("changed"), atOnce: counter("at_once") };
+}
+
+/** Polls the metrics until `ok` holds (a deadline, not a sleep: the waits register as their requests arrive). */
+async function until(base: string, ok: (w: Awaited<ReturnType<typeof waits>>) => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const w = await waits(base);
+    if (ok(w)) return;
+    if (Date.now() > deadline) throw new Error(`timed out waiting on the page waits: ${JSON.stringify(w)}`);
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+/** What a client sees of an answer. */
+interface Answer {
+  status: number;
+  index: string | null;
+  next: string | null;
+  body: string;
+}
+
+async function get(base: string, path: string, token: string, signal?: AbortSignal): Promise<Answer> {
+  const res = await fetch(`${base}${path}`, { headers: { "X-Svc-Token": token }, signal });
+  return { status: res.status, index: res.headers.get("x-svc-index"), next: res.headers.get("x-svc-nexttoken"), body: await res.text() };
+}
+
+const register = async (base: string, job: Record<string, unknown>): Promise<void> => {
+  const res = await fetch(`${base}/v1/jobs`, { method: "PUT", headers: { "X-Svc-Token": "all" }, body: JSON.stringify({ Job: { TaskGroups: [{ Name: "g" }], ...job } }) });
+  expect(res.status).toBe(200);
+};
+
+const IDS = ["a", "b", "c", "d", "e", "f", "g", "h"];
+const job = fc.record({
+  ID: fc.constantFrom(...IDS),
+  Namespace: fc.constantFrom("default", "prod"),
+  Type: fc.constantFrom("service", "batch"),
+  Priority: fc.constantFrom(10, 50, 70),
+  Datacenters: fc.subarray(["dc1", "dc2"]),
+  Stop: fc.boolean(),
+});
+
+const client = fc.record({
+  filter: fc.option(fc.constantFrom('Type == "batch"', "Priority > 20", '"dc1" in Datacenters', 'Status == "dead"', 'Type == "service" and not ("dc2" in Datacenters)', 'Name matches "^[a-d]$"', "Stop"), { nil: undefined }),
+  namespace: fc.constantFrom("default", "prod", "*"),
+  perPage: fc.constantFrom(0, 0, 1, 2, 3),
+  next: fc.option(fc.constantFrom(...IDS.map((id) => `default.${id}`), ...IDS.map((id) => `prod.${id}`)), { nil: undefined, freq: 3 }),
+  reverse: fc.boolean(),
+  token: fc.constantFrom("all", "all", "prod"),
+});
+type Client = typeof client extends fc.Arbitrary<infer C> ? C : never;
+
+function pathOf(c: Client, index?: string): string {
+  const q = new URLSearchParams({ namespace: c.namespace, per_page: String(c.perPage) });
+  if (c.filter !== undefined) q.set("filter", c.filter);
+  if (c.next !== undefined) q.set("next_token", c.next);
+  if (c.reverse) q.set("reverse", "true");
+  if (index !== undefined) q.set("index", index);
+  return `/v1/jobs?${q}`;
+}
+
+const same = (a: Answer, b: Answer): boolean => a.status === b.status && a.body === b.body && a.next === b.next;
+
+describe("blocking queries that wait for their page (--blocking-queries page)", () => {
+  it("answer when a write changes the page, with a fresh request's answer, and never otherwise", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(job, { maxLength: 6 }), fc.array(client, { minLength: 3, maxLength: 6 }), fc.array(fc.tuple(job, fc.constantFrom(0, 0, 0, 1, 2)), { minLength: 15, maxLength: 30 }), async (initial, clients, writes) => {
+        // One server for every run: each starts from what the runs before it wrote, and writes more.
+        for (const j of initial) await register(base, { ...j, Name: j.ID });
+        // Each client's last answer, its index, and its blocking request.
+        let state: { c: Client; seen: Answer; pending: Promise<Answer> | undefined }[] = [];
+        const leave = new AbortController();
+        try {
+          state = await Promise.all(clients.map(async (c) => ({ c, seen: await get(base, pathOf(c), c.token), pending: undefined as Promise<Answer> | undefined })));
+          let expectedWaiting = 0;
+          let atOnce = 0;
+          let last = await waits(base);
+          for (const [write, lag] of writes) {
+            // Clients not waiting ask again with the index they saw (some only after `lag` more writes).
+            for (const s of state) {
+              if (s.pending !== undefined || s.seen.status !== 200 || lag !== 0) continue;
+              const now = await get(base, pathOf(s.c), s.c.token);
+              s.pending = get(base, pathOf(s.c, s.seen.index!), s.c.token, leave.signal);
+              if (same(now, s.seen)) {
+                expectedWaiting++;
+                continue;
+              }
+              // A write since its index changed the page: answered at once, as a fresh request.
+              const got = await s.pending;
+              expect(got).toEqual(now);
+              atOnce++;
+              s.seen = got;
+              s.pending = undefined;
+            }
+            await until(base, (w) => w.waiting === expectedWaiting);
+            await register(base, { ...write, Name: write.ID });
+            let woken = 0;
+            for (const s of state) {
+              if (s.pending === undefined) continue;
+              const fresh = await get(base, pathOf(s.c), s.c.token);
+              if (same(fresh, s.seen)) continue;
+              // Its page changed: it is answered, with what a fresh request answers now.
+              const got = await s.pending;
+              expect(got).toEqual(fresh);
+              s.seen = got;
+              s.pending = undefined;
+              woken++;
+            }
+            expectedWaiting -= woken;
+            const now = await waits(base);
+            expect(now.changed - last.changed, "waits ended by the write").toBe(woken);
+            expect(now.atOnce - last.atOnce, "waits answered at once").toBe(atOnce);
+            expect(now.waiting, "waits still waiting").toBe(expectedWaiting);
+            last = now;
+            atOnce = 0;
+          }
+        } finally {
+          // The waits still open end when their clients leave.
+          leave.abort();
+          await Promise.allSettled(state.map((s) => s.pending));
+          await until(base, (w) => w.waiting === 0);
+        }
+      }),
+      { numRuns: 8 },
+    );
+  }, 120_000);
+});
+
+describe("--blocking-queries page on PostgreSQL", () => {
+  it("a query waiting on one server wakes for another server's write that changes its page, and not for one that does not", async () => {
+    const cluster = await startPostgres();
+    const servers: RunningServer[] = [];
+    try {
+      const database = await cluster.createDatabase("page_waits");
+      const dataFile = join(dir, "pg-data.json");
+      writeFileSync(dataFile, JSON.stringify({ jobs: [{ ID: "seed", Type: "service", CreateIndex: 5, ModifyIndex: 5 }], deployments: [] }));
+      for (let i = 0; i < 2; i++) servers.push(await startServer({ ...DEFAULT_OPTIONS, port: 0, opsPort: 0, dataFile, database, logLevel: "error", blockingQueries: "page" }));
+      const [a, b] = servers.map((s) => s.apiUrl) as [string, string];
+      const put = async (job: Record<string, unknown>): Promise<number> => {
+        const res = await fetch(`${a}/v1/jobs`, { method: "PUT", body: JSON.stringify({ Job: { TaskGroups: [{ Name: "g" }], ...job } }) });
+        expect(res.status).toBe(200);
+        return ((await res.json()) as { Index: number }).Index;
+      };
+      const path = `/v1/jobs?${new URLSearchParams({ filter: 'Type == "batch"' })}`;
+      const first = await fetch(`${b}${path}`);
+      const index = first.headers.get("x-svc-index")!;
+      expect(await first.text()).toBe("[]");
+      // B's event stream shows when B's feed has delivered a write (the waits take it in the same turn).
+      const feed = await Stream.open(b, q({ topic: "Job" }));
+      const waiting = fetch(`${b}${path}&index=${index}`).then(async (res) => ({ index: res.headers.get("x-svc-index"), body: await res.text() }));
+      await until(b, (w) => w.waiting === 1);
+      await feed.reached(await put({ ID: "svc", Type: "service" }));
+      expect(await metric(b, "filter_server_blocking_page_waits_total", { end: "changed" })).toBe(0);
+      expect(await metric(b, "filter_server_blocking_queries_waiting")).toBe(1);
+      await put({ ID: "cron", Type: "batch" });
+      const got = await waiting;
+      const fresh = await fetch(`${b}${path}`);
+      expect(got).toEqual({ index: fresh.headers.get("x-svc-index"), body: await fresh.text() });
+      expect((JSON.parse(got.body) as { ID: string }[]).map((j) => j.ID)).toEqual(["cron"]);
+      feed.destroy();
+    } finally {
+      for (const s of servers) await s.lifecycle.shutdown();
+      await cluster.stop();
+    }
+  }, 60_000);
+});
