@@ -38,6 +38,7 @@ import { boundNames } from "../syntax/reads.js";
 import { bothPlaceholderError, hiddenPlaceholderError, placeholderClash, selectorKeys, selectorPrefix, walkReporter, type EvaluationRules } from "./common.js";
 import { allOf, anyOf, filterInChunks, perItem, type Batch } from "./batch.js";
 import { fastMatch, fastMembership } from "./fast.js";
+import { nextClones, type Clones } from "./clones.js";
 import { interpret } from "./interpret.js";
 import { compilePattern, type Pattern } from "../semantics/regex.js";
 
@@ -125,6 +126,8 @@ export interface Env {
   readonly outermost: CollectionExpr | undefined;
   /** The whole expression's span (where a budget runs out outside every collection). */
   readonly top: Span;
+  /** This program's copies of the closures that call closures (`clones.ts`). */
+  readonly clones: Clones;
 }
 
 /** The result of compiling a whole expression. */
@@ -155,7 +158,7 @@ export function compileAst(ast: Expr, source: string, root: Type, options: Evalu
   const c = compileExpr(ast, env, false);
   const run = c.run;
   const topSteps = levelMatches(ast);
-  const budgeted = (d: unknown, budget?: EvaluationBudget): boolean => {
+  const slow = (d: unknown, budget?: EvaluationBudget): boolean => {
     if (budget === undefined && meter.budget === undefined) return run(d);
     if (budget !== undefined) charge(budget, topSteps, source, ast.span);
     const previous = meter.budget;
@@ -166,6 +169,8 @@ export function compileAst(ast: Expr, source: string, root: Type, options: Evalu
       meter.budget = previous;
     }
   };
+  // The entry checks for a budget in this program's own copy, then calls the program (inlined by V8).
+  const budgeted = env.clones.entry(run, slow, meter);
   let batch: Batch | undefined;
   const filter = <T>(items: readonly T[]): T[] => filterInChunks(items, (batch ??= batchOf(c)), run);
   return { run: budgeted, filter, plan: c.plan };
@@ -206,7 +211,7 @@ export function collectionDepth(e: Expr): number {
 
 /** The environment of a whole expression: no bound names, no frame slots yet, no budget running. */
 export function newEnv(ast: Expr, source: string, root: Type, options: EvaluationRules): Env {
-  return { source, root, options, scope: [], layout: { slots: 0 }, rootValue: rootNormalizer(root), meter: { budget: undefined }, outermost: undefined, top: ast.span };
+  return { source, root, options, scope: [], layout: { slots: 0 }, rootValue: rootNormalizer(root), meter: { budget: undefined }, outermost: undefined, top: ast.span, clones: nextClones() };
 }
 
 function rootNormalizer(root: Type): (d: unknown) => unknown {
@@ -226,9 +231,8 @@ function compileExpr(e: Expr, env: Env, negate: boolean): Compiled {
     case "collection": {
       const c = compileCollection(e, env);
       if (!negate) return c;
-      const run = c.run;
       const p = c.plan;
-      return { run: (d, f) => !run(d, f), plan: planNode(() => `not ${p.label}`, p.cost, p.infallible, p.children) };
+      return { run: env.clones.not(c.run), plan: planNode(() => `not ${p.label}`, p.cost, p.infallible, p.children) };
     }
     case "and":
     case "or": {
@@ -236,7 +240,7 @@ function compileExpr(e: Expr, env: Env, negate: boolean): Compiled {
       const isAnd = (e.kind === "and") !== negate;
       const parts = isAnd ? e.operands.map((o) => compileExpr(o, env, negate)) : compileDisjuncts(e.operands, env, negate);
       // A chain fused into one test (a membership) needs no junction around it.
-      return parts.length === 1 ? parts[0]! : junction(isAnd, reorder(parts));
+      return parts.length === 1 ? parts[0]! : junction(isAnd, reorder(parts), env);
     }
   }
 }
@@ -254,7 +258,7 @@ function compileDisjuncts(operands: readonly Expr[], env: Env, negate: boolean):
     while (key !== undefined && j < operands.length && equalityKey(operands[j]!, env) === key) j++;
     const group = operands.slice(i, j).map((o) => compileExpr(o, env, negate));
     if (j - i > 1) {
-      const general = junction(false, group);
+      const general = junction(false, group, env);
       const texts = operands.slice(i, j).map((o) => (o as MatchExpr).value!.text);
       const typedString = env.root.kind === "record";
       const fused = fastMembership(key!, texts, typedString, general.run);
@@ -297,7 +301,7 @@ function reorder(parts: Compiled[]): Compiled[] {
   return out;
 }
 
-function junction(isAnd: boolean, parts: Compiled[]): Compiled {
+function junction(isAnd: boolean, parts: Compiled[], env: Env): Compiled {
   const plan = planNode(
     () => (isAnd ? "and" : "or"),
     parts.reduce((sum, p) => sum + p.plan.cost, 0),
@@ -305,30 +309,22 @@ function junction(isAnd: boolean, parts: Compiled[]): Compiled {
     parts.map((p) => p.plan),
   );
   const batch = () => (isAnd ? allOf : anyOf)(parts.map(batchOf));
-  return { run: junctionRun(isAnd, parts.map((p) => p.run)), plan, batch };
+  return { run: junctionRun(isAnd, parts.map((p) => p.run), env.clones), plan, batch };
 }
 
-/** The closure per item of an `and` (or `or`) of `runs`, short-circuiting in order. */
-function junctionRun(isAnd: boolean, runs: Predicate[]): Predicate {
-  if (runs.length === 2) {
-    const [a, b] = runs as [Predicate, Predicate];
-    return isAnd ? (d, f) => a(d, f) && b(d, f) : (d, f) => a(d, f) || b(d, f);
+/** The closure per item of an `and` (or `or`) of `runs`, short-circuiting in order (this program's copies). */
+function junctionRun(isAnd: boolean, runs: Predicate[], clones: Clones): Predicate {
+  const [a, b, c, e] = runs as [Predicate, Predicate, Predicate, Predicate];
+  switch (runs.length) {
+    case 2:
+      return isAnd ? clones.and2(a, b) : clones.or2(a, b);
+    case 3:
+      return isAnd ? clones.and3(a, b, c) : clones.or3(a, b, c);
+    case 4:
+      return isAnd ? clones.and4(a, b, c, e) : clones.or4(a, b, c, e);
+    default:
+      return isAnd ? clones.andN(runs) : clones.orN(runs);
   }
-  if (runs.length === 3) {
-    const [a, b, c] = runs as [Predicate, Predicate, Predicate];
-    return isAnd ? (d, f) => a(d, f) && b(d, f) && c(d, f) : (d, f) => a(d, f) || b(d, f) || c(d, f);
-  }
-  const n = runs.length;
-  if (isAnd) {
-    return (d, f) => {
-      for (let i = 0; i < n; i++) if (!runs[i]!(d, f)) return false;
-      return true;
-    };
-  }
-  return (d, f) => {
-    for (let i = 0; i < n; i++) if (runs[i]!(d, f)) return true;
-    return false;
-  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -579,7 +575,7 @@ export function compileMatch(e: MatchExpr, env: Env, negate: boolean): Compiled 
   if (!bound && !("unknownValue" in env.options)) {
     // The general closure is built the first time the fast path needs it.
     let slow: Predicate | undefined;
-    const fused = fastMatch<Frame>(e, env.root, negate, m, known, (d, f) => (slow ??= general())(d, f));
+    const fused = fastMatch<Frame>(e, env.root, negate, m, known, (d, f) => (slow ??= general())(d, f), env.clones);
     if (fused) return { run: fused.run, batch: fused.batch, plan };
   }
   return { run: general(), plan };

@@ -16,6 +16,7 @@ import { isFailure } from "../semantics/values.js";
 import type { Batch } from "./batch.js";
 import { NOT_PLAIN, columnReader } from "./columns.js";
 import { FIELD_TESTS, KEYED_TESTS, type FieldTests } from "./field-tests.js";
+import type { Clones } from "./clones.js";
 
 /** A compiled predicate over the raw datum (the frame is passed through to the general closure). */
 export type RawPredicate<F> = (datum: unknown, frame?: F) => boolean;
@@ -55,6 +56,7 @@ export function fastMatch<F>(
   m: TestInput,
   known: StaticTest | undefined,
   general: RawPredicate<F>,
+  clones: Clones,
 ): Fused<F> | undefined {
   const keys = e.selector.segments.map((s) => s.name);
   if (keys.some((k) => k in OBJECT_PROTO)) return undefined;
@@ -69,13 +71,13 @@ export function fastMatch<F>(
     const test = path.type === m.type ? known : staticTest(info.base, { ...m, type: path.type });
     if (!test) return undefined;
     const absentIsZero = path.steps[keys.length - 1] === "field";
-    return typedField(keys, absentIsZero, info.base, path.type, m.lit, test.test, negated, general) ?? pathPredicate(keys, absentIsZero, test.test, negated, general);
+    return typedField(keys, absentIsZero, info.base, path.type, m.lit, test.test, negated, general, clones) ?? pathPredicate(keys, absentIsZero, test.test, negated, general, clones);
   }
   if (root.kind === "any") {
     if (keys.length === 1 && info.base === "equal") return dynamicEquals(keys[0]!, m.lit, negated, general);
     if (keys.length === 1 && info.base === "empty") return dynamicEmpty(keys[0]!, negated, general);
     // The table's test dispatching on the JSON value's kind: its errors are the general closure's.
-    return pathPredicate(keys, false, dispatchTest(info.base, { ...m, type: ANY }), negated, general);
+    return pathPredicate(keys, false, dispatchTest(info.base, { ...m, type: ANY }), negated, general, clones);
   }
   return undefined;
 }
@@ -94,25 +96,23 @@ function testsOf<K extends keyof FieldTests>(key: string, name: K): FieldTests[K
  * answer or the error). Typed record fields pass `absentIsZero`: their tests read `undefined` as the
  * zero value.
  */
-function pathPredicate<F>(keys: readonly string[], absentIsZero: boolean, test: FieldTest, negated: boolean, general: RawPredicate<F>): Fused<F> {
-  return { run: pathRun(keys, absentIsZero, test, negated, general), batch: () => columnLoop(keys, absentIsZero, general, (x) => test(x) !== negated) };
+function pathPredicate<F>(keys: readonly string[], absentIsZero: boolean, test: FieldTest, negated: boolean, general: RawPredicate<F>, clones: Clones): Fused<F> {
+  return { run: pathRun(keys, absentIsZero, test, negated, general, clones), batch: () => columnLoop(keys, absentIsZero, general, (x) => test(x) !== negated) };
 }
 
-/** The closure per item of `pathPredicate`. */
-function pathRun<F>(keys: readonly string[], absentIsZero: boolean, test: FieldTest, negated: boolean, general: RawPredicate<F>): RawPredicate<F> {
-  const n = keys.length - 1;
-  const last = keys[n]!;
-  return (d, f) => {
-    let v: unknown = d;
-    for (let i = 0; i < n; i++) {
-      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      v = (v as Rec)[keys[i]!];
-    }
-    if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-    const x = (v as Rec)[last];
-    if (x === undefined && !absentIsZero) return general(d, f);
-    return test(x) !== negated;
-  };
+/** The closure per item of `pathPredicate`: the program's copy of the path read of that length. */
+function pathRun<F>(keys: readonly string[], absentIsZero: boolean, test: FieldTest, negated: boolean, general: RawPredicate<F>, clones: Clones): RawPredicate<F> {
+  const [k0, k1, k2] = keys as [string, string, string];
+  switch (keys.length) {
+    case 1:
+      return clones.path1(k0, absentIsZero, test, negated, general);
+    case 2:
+      return clones.path2(k0, k1, absentIsZero, test, negated, general);
+    case 3:
+      return clones.path3(k0, k1, k2, absentIsZero, test, negated, general);
+    default:
+      return clones.pathN(keys, absentIsZero, test, negated, general);
+  }
 }
 
 /**
@@ -151,20 +151,21 @@ function typedField<F>(
   test: FieldTest,
   negated: boolean,
   general: RawPredicate<F>,
+  clones: Clones,
 ): Fused<F> | undefined {
   const text = lit.text;
   const key = keys.length === 1 ? keys[0]! : undefined;
   const undecided = absentIsZero ? isNotPlain : isNotPlainOrAbsent;
   if (base === "equal" && type.kind === "string" && text !== "") {
     return {
-      run: key === undefined ? pathRun(keys, absentIsZero, test, negated, general) : testsOf(key, "equalString")(key, text, negated, general),
+      run: key === undefined ? pathRun(keys, absentIsZero, test, negated, general, clones) : testsOf(key, "equalString")(key, text, negated, general),
       batch: () => identityLoop(keys, text, !negated, undecided, general),
     };
   }
   if (base === "equal" && type.kind === "bool" && !isFailure(lit.bool)) {
     const b = lit.bool === negated;
     return {
-      run: key === undefined ? pathRun(keys, absentIsZero, test, negated, general) : testsOf(key, "equalBool")(key, b, general),
+      run: key === undefined ? pathRun(keys, absentIsZero, test, negated, general, clones) : testsOf(key, "equalBool")(key, b, general),
       batch: () => identityLoop(keys, true, !b, undecided, general),
     };
   }
@@ -173,7 +174,7 @@ function typedField<F>(
     if (isFailure(big) || !Number.isSafeInteger(Number(big))) return undefined;
     const x = Number(big);
     return {
-      run: key === undefined ? pathRun(keys, absentIsZero, test, negated, general) : testsOf(key, "equalInteger")(key, x, big, negated, general),
+      run: key === undefined ? pathRun(keys, absentIsZero, test, negated, general, clones) : testsOf(key, "equalInteger")(key, x, big, negated, general),
       batch: () => {
         const column = columnReader(keys);
         const equal = (v: unknown): boolean => (typeof v === "bigint" ? v === big : x === 0);
@@ -191,7 +192,7 @@ function typedField<F>(
   }
   if (base === "empty" && type.kind === "string") {
     return {
-      run: key === undefined ? pathRun(keys, absentIsZero, test, negated, general) : testsOf(key, "emptyString")(key, negated, general),
+      run: key === undefined ? pathRun(keys, absentIsZero, test, negated, general, clones) : testsOf(key, "emptyString")(key, negated, general),
       batch: () => columnLoop(keys, absentIsZero, general, (v) => (typeof v !== "string" || v.length === 0) !== negated),
     };
   }
@@ -199,7 +200,7 @@ function typedField<F>(
     // An element of a typed list of strings that is not a string (null) reads as "", as in the reference.
     const empty = text === "";
     return {
-      run: key === undefined ? pathRun(keys, absentIsZero, test, negated, general) : testsOf(key, "inStrings")(key, text, negated, general),
+      run: key === undefined ? pathRun(keys, absentIsZero, test, negated, general, clones) : testsOf(key, "inStrings")(key, text, negated, general),
       batch: () => columnLoop(keys, absentIsZero, general, (v) => (Array.isArray(v) && (empty ? readsEmpty(v) : v.includes(text))) !== negated),
     };
   }

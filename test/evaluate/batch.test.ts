@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { columnStepsSource, fieldTestsSource, schemaFieldNames } from "../../scripts/field-code.js";
+import { clonesSource, columnStepsSource, fieldTestsSource, schemaFieldNames } from "../../scripts/field-code.js";
 import { compile, FilterError, schemas } from "../../src/index.js";
 
 // `filter(items)` evaluates in chunks, operand by operand (src/evaluate/batch.ts); the differential
@@ -49,6 +49,7 @@ describe("code generated per field name", () => {
   it.each([
     ["column-steps.ts", columnStepsSource],
     ["field-tests.ts", fieldTestsSource],
+    ["clones.ts", clonesSource],
   ])("src/evaluate/%s is generated from the current schemas (npm run generate)", (file, source) => {
     expect(readFileSync(new URL(`../../src/evaluate/${file}`, import.meta.url), "utf8")).toBe(source());
   });
