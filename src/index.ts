@@ -174,7 +174,7 @@ class CompiledFilter<T> implements Filter<T> {
  */
 export function compile<T = unknown>(expression: string, options: CompileOptions = {}): Filter<T> {
   const target = resolveTarget(options.target ?? NEWEST_TARGET);
-  const ast = parse(expression, { ...options, target });
+  const ast = parse(expression, options.target === undefined ? options : { ...options, target });
   const type: Type = options.schema ?? ANY;
   const evaluateOptions = evaluationRules(options, target);
   if (options.check !== false) {

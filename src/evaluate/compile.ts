@@ -256,16 +256,19 @@ function compileDisjuncts(operands: readonly Expr[], env: Env, negate: boolean):
     const key = negate ? undefined : equalityKey(operands[i]!, env);
     let j = i + 1;
     while (key !== undefined && j < operands.length && equalityKey(operands[j]!, env) === key) j++;
+    if (j - i === 1) {
+      out.push(compileExpr(operands[i]!, env, negate));
+      i = j;
+      continue;
+    }
     const group = operands.slice(i, j).map((o) => compileExpr(o, env, negate));
-    if (j - i > 1) {
+    {
       const general = junction(false, group, env);
       const texts = operands.slice(i, j).map((o) => (o as MatchExpr).value!.text);
       const typedString = env.root.kind === "record";
       const fused = fastMembership(key!, texts, typedString, general.run);
       const p = general.plan;
       out.push(fused ? { run: fused.run, batch: fused.batch, plan: planNode(() => `${key} in {${texts.map((t) => JSON.stringify(t)).join(", ")}}`, p.cost, p.infallible, p.children) } : general);
-    } else {
-      out.push(...group);
     }
     i = j;
   }
@@ -283,23 +286,24 @@ function equalityKey(e: Expr, env: Env): string | undefined {
 
 /** Sorts each run of consecutive infallible operands by cost; fallible and metered ones keep their place. */
 function reorder(parts: Compiled[]): Compiled[] {
-  const out: Compiled[] = [];
-  let run: Compiled[] = [];
-  const flush = () => {
-    run.sort((a, b) => a.plan.cost - b.plan.cost);
-    out.push(...run);
-    run = [];
-  };
-  for (const p of parts) {
-    if (p.plan.infallible && !p.plan.metered) run.push(p);
-    else {
-      flush();
-      out.push(p);
+  const out = parts.slice();
+  // A stable insertion sort within each run (operands are few): a part moves left past costlier
+  // parts of its own run only.
+  for (let i = 1; i < out.length; i++) {
+    const p = out[i]!;
+    if (!movable(p)) continue;
+    let j = i;
+    while (j > 0 && movable(out[j - 1]!) && out[j - 1]!.plan.cost > p.plan.cost) {
+      out[j] = out[j - 1]!;
+      j--;
     }
+    out[j] = p;
   }
-  flush();
   return out;
 }
+
+/** An operand that may run earlier or later than written: it cannot fail and its cost does not depend on the data. */
+const movable = (p: Compiled): boolean => p.plan.infallible && !p.plan.metered;
 
 function junction(isAnd: boolean, parts: Compiled[], env: Env): Compiled {
   const plan = planNode(

@@ -60,9 +60,12 @@ export function sharedParser(): FilterParser {
 
 /** Parses a filter expression to its AST. Throws `FilterSyntaxError` (and nothing else) on bad input. */
 export function parse(text: string, options: ParseOptions = {}): Ast {
-  const { target: asked, ...given } = options;
-  const target = asked === undefined ? NEWEST_TARGET : resolveTarget(asked);
-  const limits: ParseLimits = { ...DEFAULT_PARSE_OPTIONS, ...given };
+  const target = options.target === undefined ? NEWEST_TARGET : resolveTarget(options.target);
+  // Most callers set no limit: the defaults, without copying the options.
+  const limits: ParseLimits =
+    options.maxLength === undefined && options.maxDepth === undefined && options.maxExpressions === undefined && options.maxMatches === undefined
+      ? DEFAULT_PARSE_OPTIONS
+      : { ...DEFAULT_PARSE_OPTIONS, ...definedLimits(options) };
   if (typeof text !== "string") {
     throw syntaxError("unexpected-input", String(text), { start: 0, end: 0 }, { notAString: true });
   }
@@ -75,7 +78,7 @@ export function parse(text: string, options: ParseOptions = {}): Ast {
   // The reference's budget first: where it runs out, that is the reference's answer (its parser
   // stops there, whatever comes after), and a long text need not be parsed twice.
   // Before 0.1.15 the reference had a budget only where a caller set one (the scheduler never did).
-  const budget = given.maxExpressions || (has(target, "parse-budget") ? REFERENCE_PARSE_BUDGET : Infinity);
+  const budget = options.maxExpressions || (has(target, "parse-budget") ? REFERENCE_PARSE_BUDGET : Infinity);
   checkBudget(text, budget, target);
   const ast = quickParse(text, limits) ?? fullParse(text, limits);
   if (target !== NEWEST_TARGET) {
@@ -83,6 +86,13 @@ export function parse(text: string, options: ParseOptions = {}): Ast {
     if (lacking !== undefined) throw syntaxError("not-in-target", text, lacking.span, unsupportedFacts(lacking, text, target));
   }
   return ast;
+}
+
+/** The limits `options` sets (an option set to undefined keeps its default, as an absent one). */
+function definedLimits(options: ParseOptions): Partial<ParseLimits> {
+  const out: Partial<ParseLimits> = {};
+  for (const key of ["maxLength", "maxDepth", "maxExpressions", "maxMatches"] as const) if (options[key] !== undefined) out[key] = options[key];
+  return out;
 }
 
 /**

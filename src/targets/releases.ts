@@ -66,7 +66,7 @@ const order = (v: BexprVersion): number => BEXPR_VERSIONS.indexOf(v);
 /** True when the target's go-bexpr has the feature. */
 export function has(target: Target | BexprVersion, feature: Feature): boolean {
   const v = typeof target === "string" ? target : target.bexpr;
-  return order(v) >= order(FEATURES[feature].since);
+  return v === NEWEST || order(v) >= order(FEATURES[feature].since);
 }
 
 /** The scheduler's releases that carry `v`, as ranges in words: `1.3.0–1.3.13, 1.4.0–1.4.8`. */
@@ -107,7 +107,21 @@ export const NEWEST_TARGET: Target = Object.freeze({ name: `go-bexpr@${NEWEST}`,
  * `UnknownTargetError`, naming the known targets, for anything else.
  */
 export function resolveTarget(name: string | Target): Target {
+  if (name === NEWEST_TARGET) return name;
   if (typeof name !== "string") return resolveTarget(name.name);
+  let target = RESOLVED.get(name);
+  if (target === undefined) {
+    target = Object.freeze(resolveName(name));
+    // A name resolves alike every time: keep it (the names that resolve are a few hundred at most).
+    if (RESOLVED.size < 1024) RESOLVED.set(name, target);
+  }
+  return target;
+}
+
+/** Names resolved before (a compile resolves its target's name once). */
+const RESOLVED = new Map<string, Target>([[NEWEST_TARGET.name, NEWEST_TARGET]]);
+
+function resolveName(name: string): Target {
   const m = /^(go-bexpr|nomad)@v?(\d+\.\d+\.\d+)$/.exec(name.trim());
   if (m) {
     const [, family, version] = m as unknown as [string, string, string];
