@@ -42,5 +42,12 @@ describe("the build of npm ci (prepare)", () => {
     // What it wrote runs.
     const answer = execFileSync(process.execPath, ["--input-type=module", "-e", `import { compile } from "${join(dir, "dist/index.js")}"; console.log(compile('Status == "running"').evaluate({ Status: "running" }))`], { encoding: "utf8" });
     expect(answer.trim()).toBe("true");
+    // The binary shares the library's chunks: it imports node's modules and the build's own files,
+    // never a package (an unbundled chevrotain loads lodash-es file by file: 300 ms at every start).
+    const bin = readFileSync(join(dir, "dist/cli/filter-check.js"), "utf8");
+    const imported = [...bin.matchAll(/^import\b[^"']*["']([^"']+)["']/gm)].map((m) => m[1]!);
+    expect(imported.length).toBeGreaterThan(0);
+    expect(imported.filter((p) => !p.startsWith("node:") && !/^(fs|fs\/promises|path|util|url|os|readline|process|stream)$/.test(p) && !p.startsWith("../"))).toEqual([]);
+    expect(execFileSync(process.execPath, [join(dir, "dist/cli/filter-check.js"), "--version"], { encoding: "utf8" })).toMatch(/^filter-check/);
   }, 120_000);
 });

@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * The `filter-check` command (built to dist/cli/filter-check.js with a shebang). See docs/cli.md.
  */
