@@ -110,6 +110,19 @@ const TEST_TEMPLATES: readonly { name: string; doc: string; params: string; kind
     body: "(d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? set.has(READ) : general(d, f))",
   },
   {
+    name: "memberFewStrings",
+    doc: "A typed string field equal to one of three texts (none empty; repeat one for two): three comparisons beat a set's lookup.",
+    params: "a: string, b: string, c: string",
+    kinds: (k) => k.has("string"),
+    body: `(d, f) => {
+      if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+        const v = READ;
+        return v === a || v === b || v === c;
+      }
+      return general(d, f);
+    }`,
+  },
+  {
     name: "jsonEquals",
     doc: "A JSON value \`== literal\`: strings, and numbers and bools where the literal converts (\`x\`, \`b\`).",
     params: "text: string, x: number | undefined, b: boolean | undefined, negated: boolean",
@@ -146,6 +159,19 @@ const TEST_TEMPLATES: readonly { name: string; doc: string; params: string; kind
       if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
         const v = READ;
         if (typeof v === "string") return set.has(v);
+      }
+      return general(d, f);
+    }`,
+  },
+  {
+    name: "memberFewJson",
+    doc: "A JSON value equal to one of three texts (none empty; repeat one for two); values that are not strings generally.",
+    params: "a: string, b: string, c: string",
+    kinds: (k) => k.has("string"),
+    body: `(d, f) => {
+      if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+        const v = READ;
+        if (typeof v === "string") return v === a || v === b || v === c;
       }
       return general(d, f);
     }`,
@@ -280,6 +306,17 @@ const CLONE_TEMPLATE = `{
       const x = (w as Rec)[k2];
       return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
     },
+    path4: (k0, k1, k2, k3, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const w = (v as Rec)[k1];
+      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const y = (w as Rec)[k2];
+      if (!(y != null && (y as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (y as Rec)[k3];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
     pathN: (keys, absentIsZero, test, negated, general) => {
       const n = keys.length - 1;
       const last = keys[n]!;
@@ -332,6 +369,7 @@ export interface Clones {
   readonly path1: (k0: string, absentIsZero: boolean, test: Test, negated: boolean, general: P) => P;
   readonly path2: (k0: string, k1: string, absentIsZero: boolean, test: Test, negated: boolean, general: P) => P;
   readonly path3: (k0: string, k1: string, k2: string, absentIsZero: boolean, test: Test, negated: boolean, general: P) => P;
+  readonly path4: (k0: string, k1: string, k2: string, k3: string, absentIsZero: boolean, test: Test, negated: boolean, general: P) => P;
   readonly pathN: (keys: readonly string[], absentIsZero: boolean, test: Test, negated: boolean, general: P) => P;
 }
 

@@ -34,6 +34,7 @@ export interface Clones {
   readonly path1: (k0: string, absentIsZero: boolean, test: Test, negated: boolean, general: P) => P;
   readonly path2: (k0: string, k1: string, absentIsZero: boolean, test: Test, negated: boolean, general: P) => P;
   readonly path3: (k0: string, k1: string, k2: string, absentIsZero: boolean, test: Test, negated: boolean, general: P) => P;
+  readonly path4: (k0: string, k1: string, k2: string, k3: string, absentIsZero: boolean, test: Test, negated: boolean, general: P) => P;
   readonly pathN: (keys: readonly string[], absentIsZero: boolean, test: Test, negated: boolean, general: P) => P;
 }
 
@@ -76,110 +77,15 @@ const SLOTS: readonly Clones[] = [
       const x = (w as Rec)[k2];
       return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
     },
-    pathN: (keys, absentIsZero, test, negated, general) => {
-      const n = keys.length - 1;
-      const last = keys[n]!;
-      return (d, f) => {
-        let v: unknown = d;
-        for (let i = 0; i < n; i++) {
-          if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-          v = (v as Rec)[keys[i]!];
-        }
-        if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-        const x = (v as Rec)[last];
-        return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-      };
-    },
-  },
-  {
-    entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    and2: (a, b) => (d, f) => a(d, f) && b(d, f),
-    or2: (a, b) => (d, f) => a(d, f) || b(d, f),
-    and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
-    or3: (a, b, c) => (d, f) => a(d, f) || b(d, f) || c(d, f),
-    and4: (a, b, c, e) => (d, f) => a(d, f) && b(d, f) && c(d, f) && e(d, f),
-    or4: (a, b, c, e) => (d, f) => a(d, f) || b(d, f) || c(d, f) || e(d, f),
-    andN: (runs) => (d, f) => {
-      for (let i = 0; i < runs.length; i++) if (!runs[i]!(d, f)) return false;
-      return true;
-    },
-    orN: (runs) => (d, f) => {
-      for (let i = 0; i < runs.length; i++) if (runs[i]!(d, f)) return true;
-      return false;
-    },
-    not: (run) => (d, f) => !run(d, f),
-    path1: (k0, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (d as Rec)[k0];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    path2: (k0, k1, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const v = (d as Rec)[k0];
-      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (v as Rec)[k1];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    path3: (k0, k1, k2, absentIsZero, test, negated, general) => (d, f) => {
+    path4: (k0, k1, k2, k3, absentIsZero, test, negated, general) => (d, f) => {
       if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
       const v = (d as Rec)[k0];
       if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
       const w = (v as Rec)[k1];
       if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (w as Rec)[k2];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    pathN: (keys, absentIsZero, test, negated, general) => {
-      const n = keys.length - 1;
-      const last = keys[n]!;
-      return (d, f) => {
-        let v: unknown = d;
-        for (let i = 0; i < n; i++) {
-          if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-          v = (v as Rec)[keys[i]!];
-        }
-        if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-        const x = (v as Rec)[last];
-        return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-      };
-    },
-  },
-  {
-    entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    and2: (a, b) => (d, f) => a(d, f) && b(d, f),
-    or2: (a, b) => (d, f) => a(d, f) || b(d, f),
-    and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
-    or3: (a, b, c) => (d, f) => a(d, f) || b(d, f) || c(d, f),
-    and4: (a, b, c, e) => (d, f) => a(d, f) && b(d, f) && c(d, f) && e(d, f),
-    or4: (a, b, c, e) => (d, f) => a(d, f) || b(d, f) || c(d, f) || e(d, f),
-    andN: (runs) => (d, f) => {
-      for (let i = 0; i < runs.length; i++) if (!runs[i]!(d, f)) return false;
-      return true;
-    },
-    orN: (runs) => (d, f) => {
-      for (let i = 0; i < runs.length; i++) if (runs[i]!(d, f)) return true;
-      return false;
-    },
-    not: (run) => (d, f) => !run(d, f),
-    path1: (k0, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (d as Rec)[k0];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    path2: (k0, k1, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const v = (d as Rec)[k0];
-      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (v as Rec)[k1];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    path3: (k0, k1, k2, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const v = (d as Rec)[k0];
-      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const w = (v as Rec)[k1];
-      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (w as Rec)[k2];
+      const y = (w as Rec)[k2];
+      if (!(y != null && (y as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (y as Rec)[k3];
       return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
     },
     pathN: (keys, absentIsZero, test, negated, general) => {
@@ -235,110 +141,15 @@ const SLOTS: readonly Clones[] = [
       const x = (w as Rec)[k2];
       return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
     },
-    pathN: (keys, absentIsZero, test, negated, general) => {
-      const n = keys.length - 1;
-      const last = keys[n]!;
-      return (d, f) => {
-        let v: unknown = d;
-        for (let i = 0; i < n; i++) {
-          if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-          v = (v as Rec)[keys[i]!];
-        }
-        if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-        const x = (v as Rec)[last];
-        return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-      };
-    },
-  },
-  {
-    entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    and2: (a, b) => (d, f) => a(d, f) && b(d, f),
-    or2: (a, b) => (d, f) => a(d, f) || b(d, f),
-    and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
-    or3: (a, b, c) => (d, f) => a(d, f) || b(d, f) || c(d, f),
-    and4: (a, b, c, e) => (d, f) => a(d, f) && b(d, f) && c(d, f) && e(d, f),
-    or4: (a, b, c, e) => (d, f) => a(d, f) || b(d, f) || c(d, f) || e(d, f),
-    andN: (runs) => (d, f) => {
-      for (let i = 0; i < runs.length; i++) if (!runs[i]!(d, f)) return false;
-      return true;
-    },
-    orN: (runs) => (d, f) => {
-      for (let i = 0; i < runs.length; i++) if (runs[i]!(d, f)) return true;
-      return false;
-    },
-    not: (run) => (d, f) => !run(d, f),
-    path1: (k0, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (d as Rec)[k0];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    path2: (k0, k1, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const v = (d as Rec)[k0];
-      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (v as Rec)[k1];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    path3: (k0, k1, k2, absentIsZero, test, negated, general) => (d, f) => {
+    path4: (k0, k1, k2, k3, absentIsZero, test, negated, general) => (d, f) => {
       if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
       const v = (d as Rec)[k0];
       if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
       const w = (v as Rec)[k1];
       if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (w as Rec)[k2];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    pathN: (keys, absentIsZero, test, negated, general) => {
-      const n = keys.length - 1;
-      const last = keys[n]!;
-      return (d, f) => {
-        let v: unknown = d;
-        for (let i = 0; i < n; i++) {
-          if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-          v = (v as Rec)[keys[i]!];
-        }
-        if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-        const x = (v as Rec)[last];
-        return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-      };
-    },
-  },
-  {
-    entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    and2: (a, b) => (d, f) => a(d, f) && b(d, f),
-    or2: (a, b) => (d, f) => a(d, f) || b(d, f),
-    and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
-    or3: (a, b, c) => (d, f) => a(d, f) || b(d, f) || c(d, f),
-    and4: (a, b, c, e) => (d, f) => a(d, f) && b(d, f) && c(d, f) && e(d, f),
-    or4: (a, b, c, e) => (d, f) => a(d, f) || b(d, f) || c(d, f) || e(d, f),
-    andN: (runs) => (d, f) => {
-      for (let i = 0; i < runs.length; i++) if (!runs[i]!(d, f)) return false;
-      return true;
-    },
-    orN: (runs) => (d, f) => {
-      for (let i = 0; i < runs.length; i++) if (runs[i]!(d, f)) return true;
-      return false;
-    },
-    not: (run) => (d, f) => !run(d, f),
-    path1: (k0, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (d as Rec)[k0];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    path2: (k0, k1, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const v = (d as Rec)[k0];
-      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (v as Rec)[k1];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    path3: (k0, k1, k2, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const v = (d as Rec)[k0];
-      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const w = (v as Rec)[k1];
-      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (w as Rec)[k2];
+      const y = (w as Rec)[k2];
+      if (!(y != null && (y as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (y as Rec)[k3];
       return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
     },
     pathN: (keys, absentIsZero, test, negated, general) => {
@@ -394,110 +205,15 @@ const SLOTS: readonly Clones[] = [
       const x = (w as Rec)[k2];
       return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
     },
-    pathN: (keys, absentIsZero, test, negated, general) => {
-      const n = keys.length - 1;
-      const last = keys[n]!;
-      return (d, f) => {
-        let v: unknown = d;
-        for (let i = 0; i < n; i++) {
-          if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-          v = (v as Rec)[keys[i]!];
-        }
-        if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-        const x = (v as Rec)[last];
-        return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-      };
-    },
-  },
-  {
-    entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    and2: (a, b) => (d, f) => a(d, f) && b(d, f),
-    or2: (a, b) => (d, f) => a(d, f) || b(d, f),
-    and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
-    or3: (a, b, c) => (d, f) => a(d, f) || b(d, f) || c(d, f),
-    and4: (a, b, c, e) => (d, f) => a(d, f) && b(d, f) && c(d, f) && e(d, f),
-    or4: (a, b, c, e) => (d, f) => a(d, f) || b(d, f) || c(d, f) || e(d, f),
-    andN: (runs) => (d, f) => {
-      for (let i = 0; i < runs.length; i++) if (!runs[i]!(d, f)) return false;
-      return true;
-    },
-    orN: (runs) => (d, f) => {
-      for (let i = 0; i < runs.length; i++) if (runs[i]!(d, f)) return true;
-      return false;
-    },
-    not: (run) => (d, f) => !run(d, f),
-    path1: (k0, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (d as Rec)[k0];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    path2: (k0, k1, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const v = (d as Rec)[k0];
-      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (v as Rec)[k1];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    path3: (k0, k1, k2, absentIsZero, test, negated, general) => (d, f) => {
+    path4: (k0, k1, k2, k3, absentIsZero, test, negated, general) => (d, f) => {
       if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
       const v = (d as Rec)[k0];
       if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
       const w = (v as Rec)[k1];
       if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (w as Rec)[k2];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    pathN: (keys, absentIsZero, test, negated, general) => {
-      const n = keys.length - 1;
-      const last = keys[n]!;
-      return (d, f) => {
-        let v: unknown = d;
-        for (let i = 0; i < n; i++) {
-          if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-          v = (v as Rec)[keys[i]!];
-        }
-        if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-        const x = (v as Rec)[last];
-        return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-      };
-    },
-  },
-  {
-    entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    and2: (a, b) => (d, f) => a(d, f) && b(d, f),
-    or2: (a, b) => (d, f) => a(d, f) || b(d, f),
-    and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
-    or3: (a, b, c) => (d, f) => a(d, f) || b(d, f) || c(d, f),
-    and4: (a, b, c, e) => (d, f) => a(d, f) && b(d, f) && c(d, f) && e(d, f),
-    or4: (a, b, c, e) => (d, f) => a(d, f) || b(d, f) || c(d, f) || e(d, f),
-    andN: (runs) => (d, f) => {
-      for (let i = 0; i < runs.length; i++) if (!runs[i]!(d, f)) return false;
-      return true;
-    },
-    orN: (runs) => (d, f) => {
-      for (let i = 0; i < runs.length; i++) if (runs[i]!(d, f)) return true;
-      return false;
-    },
-    not: (run) => (d, f) => !run(d, f),
-    path1: (k0, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (d as Rec)[k0];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    path2: (k0, k1, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const v = (d as Rec)[k0];
-      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (v as Rec)[k1];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    path3: (k0, k1, k2, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const v = (d as Rec)[k0];
-      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const w = (v as Rec)[k1];
-      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (w as Rec)[k2];
+      const y = (w as Rec)[k2];
+      if (!(y != null && (y as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (y as Rec)[k3];
       return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
     },
     pathN: (keys, absentIsZero, test, negated, general) => {
@@ -553,110 +269,15 @@ const SLOTS: readonly Clones[] = [
       const x = (w as Rec)[k2];
       return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
     },
-    pathN: (keys, absentIsZero, test, negated, general) => {
-      const n = keys.length - 1;
-      const last = keys[n]!;
-      return (d, f) => {
-        let v: unknown = d;
-        for (let i = 0; i < n; i++) {
-          if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-          v = (v as Rec)[keys[i]!];
-        }
-        if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-        const x = (v as Rec)[last];
-        return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-      };
-    },
-  },
-  {
-    entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    and2: (a, b) => (d, f) => a(d, f) && b(d, f),
-    or2: (a, b) => (d, f) => a(d, f) || b(d, f),
-    and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
-    or3: (a, b, c) => (d, f) => a(d, f) || b(d, f) || c(d, f),
-    and4: (a, b, c, e) => (d, f) => a(d, f) && b(d, f) && c(d, f) && e(d, f),
-    or4: (a, b, c, e) => (d, f) => a(d, f) || b(d, f) || c(d, f) || e(d, f),
-    andN: (runs) => (d, f) => {
-      for (let i = 0; i < runs.length; i++) if (!runs[i]!(d, f)) return false;
-      return true;
-    },
-    orN: (runs) => (d, f) => {
-      for (let i = 0; i < runs.length; i++) if (runs[i]!(d, f)) return true;
-      return false;
-    },
-    not: (run) => (d, f) => !run(d, f),
-    path1: (k0, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (d as Rec)[k0];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    path2: (k0, k1, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const v = (d as Rec)[k0];
-      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (v as Rec)[k1];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    path3: (k0, k1, k2, absentIsZero, test, negated, general) => (d, f) => {
+    path4: (k0, k1, k2, k3, absentIsZero, test, negated, general) => (d, f) => {
       if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
       const v = (d as Rec)[k0];
       if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
       const w = (v as Rec)[k1];
       if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (w as Rec)[k2];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    pathN: (keys, absentIsZero, test, negated, general) => {
-      const n = keys.length - 1;
-      const last = keys[n]!;
-      return (d, f) => {
-        let v: unknown = d;
-        for (let i = 0; i < n; i++) {
-          if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-          v = (v as Rec)[keys[i]!];
-        }
-        if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-        const x = (v as Rec)[last];
-        return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-      };
-    },
-  },
-  {
-    entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    and2: (a, b) => (d, f) => a(d, f) && b(d, f),
-    or2: (a, b) => (d, f) => a(d, f) || b(d, f),
-    and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
-    or3: (a, b, c) => (d, f) => a(d, f) || b(d, f) || c(d, f),
-    and4: (a, b, c, e) => (d, f) => a(d, f) && b(d, f) && c(d, f) && e(d, f),
-    or4: (a, b, c, e) => (d, f) => a(d, f) || b(d, f) || c(d, f) || e(d, f),
-    andN: (runs) => (d, f) => {
-      for (let i = 0; i < runs.length; i++) if (!runs[i]!(d, f)) return false;
-      return true;
-    },
-    orN: (runs) => (d, f) => {
-      for (let i = 0; i < runs.length; i++) if (runs[i]!(d, f)) return true;
-      return false;
-    },
-    not: (run) => (d, f) => !run(d, f),
-    path1: (k0, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (d as Rec)[k0];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    path2: (k0, k1, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const v = (d as Rec)[k0];
-      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (v as Rec)[k1];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    path3: (k0, k1, k2, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const v = (d as Rec)[k0];
-      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const w = (v as Rec)[k1];
-      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (w as Rec)[k2];
+      const y = (w as Rec)[k2];
+      if (!(y != null && (y as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (y as Rec)[k3];
       return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
     },
     pathN: (keys, absentIsZero, test, negated, general) => {
@@ -712,110 +333,15 @@ const SLOTS: readonly Clones[] = [
       const x = (w as Rec)[k2];
       return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
     },
-    pathN: (keys, absentIsZero, test, negated, general) => {
-      const n = keys.length - 1;
-      const last = keys[n]!;
-      return (d, f) => {
-        let v: unknown = d;
-        for (let i = 0; i < n; i++) {
-          if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-          v = (v as Rec)[keys[i]!];
-        }
-        if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-        const x = (v as Rec)[last];
-        return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-      };
-    },
-  },
-  {
-    entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    and2: (a, b) => (d, f) => a(d, f) && b(d, f),
-    or2: (a, b) => (d, f) => a(d, f) || b(d, f),
-    and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
-    or3: (a, b, c) => (d, f) => a(d, f) || b(d, f) || c(d, f),
-    and4: (a, b, c, e) => (d, f) => a(d, f) && b(d, f) && c(d, f) && e(d, f),
-    or4: (a, b, c, e) => (d, f) => a(d, f) || b(d, f) || c(d, f) || e(d, f),
-    andN: (runs) => (d, f) => {
-      for (let i = 0; i < runs.length; i++) if (!runs[i]!(d, f)) return false;
-      return true;
-    },
-    orN: (runs) => (d, f) => {
-      for (let i = 0; i < runs.length; i++) if (runs[i]!(d, f)) return true;
-      return false;
-    },
-    not: (run) => (d, f) => !run(d, f),
-    path1: (k0, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (d as Rec)[k0];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    path2: (k0, k1, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const v = (d as Rec)[k0];
-      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (v as Rec)[k1];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    path3: (k0, k1, k2, absentIsZero, test, negated, general) => (d, f) => {
+    path4: (k0, k1, k2, k3, absentIsZero, test, negated, general) => (d, f) => {
       if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
       const v = (d as Rec)[k0];
       if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
       const w = (v as Rec)[k1];
       if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (w as Rec)[k2];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    pathN: (keys, absentIsZero, test, negated, general) => {
-      const n = keys.length - 1;
-      const last = keys[n]!;
-      return (d, f) => {
-        let v: unknown = d;
-        for (let i = 0; i < n; i++) {
-          if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-          v = (v as Rec)[keys[i]!];
-        }
-        if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-        const x = (v as Rec)[last];
-        return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-      };
-    },
-  },
-  {
-    entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    and2: (a, b) => (d, f) => a(d, f) && b(d, f),
-    or2: (a, b) => (d, f) => a(d, f) || b(d, f),
-    and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
-    or3: (a, b, c) => (d, f) => a(d, f) || b(d, f) || c(d, f),
-    and4: (a, b, c, e) => (d, f) => a(d, f) && b(d, f) && c(d, f) && e(d, f),
-    or4: (a, b, c, e) => (d, f) => a(d, f) || b(d, f) || c(d, f) || e(d, f),
-    andN: (runs) => (d, f) => {
-      for (let i = 0; i < runs.length; i++) if (!runs[i]!(d, f)) return false;
-      return true;
-    },
-    orN: (runs) => (d, f) => {
-      for (let i = 0; i < runs.length; i++) if (runs[i]!(d, f)) return true;
-      return false;
-    },
-    not: (run) => (d, f) => !run(d, f),
-    path1: (k0, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (d as Rec)[k0];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    path2: (k0, k1, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const v = (d as Rec)[k0];
-      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (v as Rec)[k1];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    path3: (k0, k1, k2, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const v = (d as Rec)[k0];
-      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const w = (v as Rec)[k1];
-      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (w as Rec)[k2];
+      const y = (w as Rec)[k2];
+      if (!(y != null && (y as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (y as Rec)[k3];
       return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
     },
     pathN: (keys, absentIsZero, test, negated, general) => {
@@ -871,110 +397,15 @@ const SLOTS: readonly Clones[] = [
       const x = (w as Rec)[k2];
       return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
     },
-    pathN: (keys, absentIsZero, test, negated, general) => {
-      const n = keys.length - 1;
-      const last = keys[n]!;
-      return (d, f) => {
-        let v: unknown = d;
-        for (let i = 0; i < n; i++) {
-          if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-          v = (v as Rec)[keys[i]!];
-        }
-        if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-        const x = (v as Rec)[last];
-        return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-      };
-    },
-  },
-  {
-    entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    and2: (a, b) => (d, f) => a(d, f) && b(d, f),
-    or2: (a, b) => (d, f) => a(d, f) || b(d, f),
-    and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
-    or3: (a, b, c) => (d, f) => a(d, f) || b(d, f) || c(d, f),
-    and4: (a, b, c, e) => (d, f) => a(d, f) && b(d, f) && c(d, f) && e(d, f),
-    or4: (a, b, c, e) => (d, f) => a(d, f) || b(d, f) || c(d, f) || e(d, f),
-    andN: (runs) => (d, f) => {
-      for (let i = 0; i < runs.length; i++) if (!runs[i]!(d, f)) return false;
-      return true;
-    },
-    orN: (runs) => (d, f) => {
-      for (let i = 0; i < runs.length; i++) if (runs[i]!(d, f)) return true;
-      return false;
-    },
-    not: (run) => (d, f) => !run(d, f),
-    path1: (k0, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (d as Rec)[k0];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    path2: (k0, k1, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const v = (d as Rec)[k0];
-      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (v as Rec)[k1];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    path3: (k0, k1, k2, absentIsZero, test, negated, general) => (d, f) => {
+    path4: (k0, k1, k2, k3, absentIsZero, test, negated, general) => (d, f) => {
       if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
       const v = (d as Rec)[k0];
       if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
       const w = (v as Rec)[k1];
       if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (w as Rec)[k2];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    pathN: (keys, absentIsZero, test, negated, general) => {
-      const n = keys.length - 1;
-      const last = keys[n]!;
-      return (d, f) => {
-        let v: unknown = d;
-        for (let i = 0; i < n; i++) {
-          if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-          v = (v as Rec)[keys[i]!];
-        }
-        if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-        const x = (v as Rec)[last];
-        return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-      };
-    },
-  },
-  {
-    entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    and2: (a, b) => (d, f) => a(d, f) && b(d, f),
-    or2: (a, b) => (d, f) => a(d, f) || b(d, f),
-    and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
-    or3: (a, b, c) => (d, f) => a(d, f) || b(d, f) || c(d, f),
-    and4: (a, b, c, e) => (d, f) => a(d, f) && b(d, f) && c(d, f) && e(d, f),
-    or4: (a, b, c, e) => (d, f) => a(d, f) || b(d, f) || c(d, f) || e(d, f),
-    andN: (runs) => (d, f) => {
-      for (let i = 0; i < runs.length; i++) if (!runs[i]!(d, f)) return false;
-      return true;
-    },
-    orN: (runs) => (d, f) => {
-      for (let i = 0; i < runs.length; i++) if (runs[i]!(d, f)) return true;
-      return false;
-    },
-    not: (run) => (d, f) => !run(d, f),
-    path1: (k0, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (d as Rec)[k0];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    path2: (k0, k1, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const v = (d as Rec)[k0];
-      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (v as Rec)[k1];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    path3: (k0, k1, k2, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const v = (d as Rec)[k0];
-      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const w = (v as Rec)[k1];
-      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (w as Rec)[k2];
+      const y = (w as Rec)[k2];
+      if (!(y != null && (y as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (y as Rec)[k3];
       return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
     },
     pathN: (keys, absentIsZero, test, negated, general) => {
@@ -1030,110 +461,15 @@ const SLOTS: readonly Clones[] = [
       const x = (w as Rec)[k2];
       return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
     },
-    pathN: (keys, absentIsZero, test, negated, general) => {
-      const n = keys.length - 1;
-      const last = keys[n]!;
-      return (d, f) => {
-        let v: unknown = d;
-        for (let i = 0; i < n; i++) {
-          if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-          v = (v as Rec)[keys[i]!];
-        }
-        if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-        const x = (v as Rec)[last];
-        return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-      };
-    },
-  },
-  {
-    entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    and2: (a, b) => (d, f) => a(d, f) && b(d, f),
-    or2: (a, b) => (d, f) => a(d, f) || b(d, f),
-    and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
-    or3: (a, b, c) => (d, f) => a(d, f) || b(d, f) || c(d, f),
-    and4: (a, b, c, e) => (d, f) => a(d, f) && b(d, f) && c(d, f) && e(d, f),
-    or4: (a, b, c, e) => (d, f) => a(d, f) || b(d, f) || c(d, f) || e(d, f),
-    andN: (runs) => (d, f) => {
-      for (let i = 0; i < runs.length; i++) if (!runs[i]!(d, f)) return false;
-      return true;
-    },
-    orN: (runs) => (d, f) => {
-      for (let i = 0; i < runs.length; i++) if (runs[i]!(d, f)) return true;
-      return false;
-    },
-    not: (run) => (d, f) => !run(d, f),
-    path1: (k0, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (d as Rec)[k0];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    path2: (k0, k1, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const v = (d as Rec)[k0];
-      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (v as Rec)[k1];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    path3: (k0, k1, k2, absentIsZero, test, negated, general) => (d, f) => {
+    path4: (k0, k1, k2, k3, absentIsZero, test, negated, general) => (d, f) => {
       if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
       const v = (d as Rec)[k0];
       if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
       const w = (v as Rec)[k1];
       if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (w as Rec)[k2];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    pathN: (keys, absentIsZero, test, negated, general) => {
-      const n = keys.length - 1;
-      const last = keys[n]!;
-      return (d, f) => {
-        let v: unknown = d;
-        for (let i = 0; i < n; i++) {
-          if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-          v = (v as Rec)[keys[i]!];
-        }
-        if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-        const x = (v as Rec)[last];
-        return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-      };
-    },
-  },
-  {
-    entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    and2: (a, b) => (d, f) => a(d, f) && b(d, f),
-    or2: (a, b) => (d, f) => a(d, f) || b(d, f),
-    and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
-    or3: (a, b, c) => (d, f) => a(d, f) || b(d, f) || c(d, f),
-    and4: (a, b, c, e) => (d, f) => a(d, f) && b(d, f) && c(d, f) && e(d, f),
-    or4: (a, b, c, e) => (d, f) => a(d, f) || b(d, f) || c(d, f) || e(d, f),
-    andN: (runs) => (d, f) => {
-      for (let i = 0; i < runs.length; i++) if (!runs[i]!(d, f)) return false;
-      return true;
-    },
-    orN: (runs) => (d, f) => {
-      for (let i = 0; i < runs.length; i++) if (runs[i]!(d, f)) return true;
-      return false;
-    },
-    not: (run) => (d, f) => !run(d, f),
-    path1: (k0, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (d as Rec)[k0];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    path2: (k0, k1, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const v = (d as Rec)[k0];
-      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (v as Rec)[k1];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    path3: (k0, k1, k2, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const v = (d as Rec)[k0];
-      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const w = (v as Rec)[k1];
-      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (w as Rec)[k2];
+      const y = (w as Rec)[k2];
+      if (!(y != null && (y as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (y as Rec)[k3];
       return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
     },
     pathN: (keys, absentIsZero, test, negated, general) => {
@@ -1189,110 +525,15 @@ const SLOTS: readonly Clones[] = [
       const x = (w as Rec)[k2];
       return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
     },
-    pathN: (keys, absentIsZero, test, negated, general) => {
-      const n = keys.length - 1;
-      const last = keys[n]!;
-      return (d, f) => {
-        let v: unknown = d;
-        for (let i = 0; i < n; i++) {
-          if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-          v = (v as Rec)[keys[i]!];
-        }
-        if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-        const x = (v as Rec)[last];
-        return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-      };
-    },
-  },
-  {
-    entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    and2: (a, b) => (d, f) => a(d, f) && b(d, f),
-    or2: (a, b) => (d, f) => a(d, f) || b(d, f),
-    and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
-    or3: (a, b, c) => (d, f) => a(d, f) || b(d, f) || c(d, f),
-    and4: (a, b, c, e) => (d, f) => a(d, f) && b(d, f) && c(d, f) && e(d, f),
-    or4: (a, b, c, e) => (d, f) => a(d, f) || b(d, f) || c(d, f) || e(d, f),
-    andN: (runs) => (d, f) => {
-      for (let i = 0; i < runs.length; i++) if (!runs[i]!(d, f)) return false;
-      return true;
-    },
-    orN: (runs) => (d, f) => {
-      for (let i = 0; i < runs.length; i++) if (runs[i]!(d, f)) return true;
-      return false;
-    },
-    not: (run) => (d, f) => !run(d, f),
-    path1: (k0, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (d as Rec)[k0];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    path2: (k0, k1, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const v = (d as Rec)[k0];
-      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (v as Rec)[k1];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    path3: (k0, k1, k2, absentIsZero, test, negated, general) => (d, f) => {
+    path4: (k0, k1, k2, k3, absentIsZero, test, negated, general) => (d, f) => {
       if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
       const v = (d as Rec)[k0];
       if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
       const w = (v as Rec)[k1];
       if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (w as Rec)[k2];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    pathN: (keys, absentIsZero, test, negated, general) => {
-      const n = keys.length - 1;
-      const last = keys[n]!;
-      return (d, f) => {
-        let v: unknown = d;
-        for (let i = 0; i < n; i++) {
-          if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-          v = (v as Rec)[keys[i]!];
-        }
-        if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-        const x = (v as Rec)[last];
-        return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-      };
-    },
-  },
-  {
-    entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    and2: (a, b) => (d, f) => a(d, f) && b(d, f),
-    or2: (a, b) => (d, f) => a(d, f) || b(d, f),
-    and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
-    or3: (a, b, c) => (d, f) => a(d, f) || b(d, f) || c(d, f),
-    and4: (a, b, c, e) => (d, f) => a(d, f) && b(d, f) && c(d, f) && e(d, f),
-    or4: (a, b, c, e) => (d, f) => a(d, f) || b(d, f) || c(d, f) || e(d, f),
-    andN: (runs) => (d, f) => {
-      for (let i = 0; i < runs.length; i++) if (!runs[i]!(d, f)) return false;
-      return true;
-    },
-    orN: (runs) => (d, f) => {
-      for (let i = 0; i < runs.length; i++) if (runs[i]!(d, f)) return true;
-      return false;
-    },
-    not: (run) => (d, f) => !run(d, f),
-    path1: (k0, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (d as Rec)[k0];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    path2: (k0, k1, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const v = (d as Rec)[k0];
-      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (v as Rec)[k1];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    path3: (k0, k1, k2, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const v = (d as Rec)[k0];
-      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const w = (v as Rec)[k1];
-      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (w as Rec)[k2];
+      const y = (w as Rec)[k2];
+      if (!(y != null && (y as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (y as Rec)[k3];
       return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
     },
     pathN: (keys, absentIsZero, test, negated, general) => {
@@ -1348,110 +589,15 @@ const SLOTS: readonly Clones[] = [
       const x = (w as Rec)[k2];
       return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
     },
-    pathN: (keys, absentIsZero, test, negated, general) => {
-      const n = keys.length - 1;
-      const last = keys[n]!;
-      return (d, f) => {
-        let v: unknown = d;
-        for (let i = 0; i < n; i++) {
-          if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-          v = (v as Rec)[keys[i]!];
-        }
-        if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-        const x = (v as Rec)[last];
-        return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-      };
-    },
-  },
-  {
-    entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    and2: (a, b) => (d, f) => a(d, f) && b(d, f),
-    or2: (a, b) => (d, f) => a(d, f) || b(d, f),
-    and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
-    or3: (a, b, c) => (d, f) => a(d, f) || b(d, f) || c(d, f),
-    and4: (a, b, c, e) => (d, f) => a(d, f) && b(d, f) && c(d, f) && e(d, f),
-    or4: (a, b, c, e) => (d, f) => a(d, f) || b(d, f) || c(d, f) || e(d, f),
-    andN: (runs) => (d, f) => {
-      for (let i = 0; i < runs.length; i++) if (!runs[i]!(d, f)) return false;
-      return true;
-    },
-    orN: (runs) => (d, f) => {
-      for (let i = 0; i < runs.length; i++) if (runs[i]!(d, f)) return true;
-      return false;
-    },
-    not: (run) => (d, f) => !run(d, f),
-    path1: (k0, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (d as Rec)[k0];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    path2: (k0, k1, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const v = (d as Rec)[k0];
-      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (v as Rec)[k1];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    path3: (k0, k1, k2, absentIsZero, test, negated, general) => (d, f) => {
+    path4: (k0, k1, k2, k3, absentIsZero, test, negated, general) => (d, f) => {
       if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
       const v = (d as Rec)[k0];
       if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
       const w = (v as Rec)[k1];
       if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (w as Rec)[k2];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    pathN: (keys, absentIsZero, test, negated, general) => {
-      const n = keys.length - 1;
-      const last = keys[n]!;
-      return (d, f) => {
-        let v: unknown = d;
-        for (let i = 0; i < n; i++) {
-          if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-          v = (v as Rec)[keys[i]!];
-        }
-        if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-        const x = (v as Rec)[last];
-        return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-      };
-    },
-  },
-  {
-    entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    and2: (a, b) => (d, f) => a(d, f) && b(d, f),
-    or2: (a, b) => (d, f) => a(d, f) || b(d, f),
-    and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
-    or3: (a, b, c) => (d, f) => a(d, f) || b(d, f) || c(d, f),
-    and4: (a, b, c, e) => (d, f) => a(d, f) && b(d, f) && c(d, f) && e(d, f),
-    or4: (a, b, c, e) => (d, f) => a(d, f) || b(d, f) || c(d, f) || e(d, f),
-    andN: (runs) => (d, f) => {
-      for (let i = 0; i < runs.length; i++) if (!runs[i]!(d, f)) return false;
-      return true;
-    },
-    orN: (runs) => (d, f) => {
-      for (let i = 0; i < runs.length; i++) if (runs[i]!(d, f)) return true;
-      return false;
-    },
-    not: (run) => (d, f) => !run(d, f),
-    path1: (k0, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (d as Rec)[k0];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    path2: (k0, k1, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const v = (d as Rec)[k0];
-      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (v as Rec)[k1];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    path3: (k0, k1, k2, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const v = (d as Rec)[k0];
-      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const w = (v as Rec)[k1];
-      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (w as Rec)[k2];
+      const y = (w as Rec)[k2];
+      if (!(y != null && (y as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (y as Rec)[k3];
       return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
     },
     pathN: (keys, absentIsZero, test, negated, general) => {
@@ -1507,110 +653,15 @@ const SLOTS: readonly Clones[] = [
       const x = (w as Rec)[k2];
       return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
     },
-    pathN: (keys, absentIsZero, test, negated, general) => {
-      const n = keys.length - 1;
-      const last = keys[n]!;
-      return (d, f) => {
-        let v: unknown = d;
-        for (let i = 0; i < n; i++) {
-          if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-          v = (v as Rec)[keys[i]!];
-        }
-        if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-        const x = (v as Rec)[last];
-        return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-      };
-    },
-  },
-  {
-    entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    and2: (a, b) => (d, f) => a(d, f) && b(d, f),
-    or2: (a, b) => (d, f) => a(d, f) || b(d, f),
-    and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
-    or3: (a, b, c) => (d, f) => a(d, f) || b(d, f) || c(d, f),
-    and4: (a, b, c, e) => (d, f) => a(d, f) && b(d, f) && c(d, f) && e(d, f),
-    or4: (a, b, c, e) => (d, f) => a(d, f) || b(d, f) || c(d, f) || e(d, f),
-    andN: (runs) => (d, f) => {
-      for (let i = 0; i < runs.length; i++) if (!runs[i]!(d, f)) return false;
-      return true;
-    },
-    orN: (runs) => (d, f) => {
-      for (let i = 0; i < runs.length; i++) if (runs[i]!(d, f)) return true;
-      return false;
-    },
-    not: (run) => (d, f) => !run(d, f),
-    path1: (k0, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (d as Rec)[k0];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    path2: (k0, k1, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const v = (d as Rec)[k0];
-      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (v as Rec)[k1];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    path3: (k0, k1, k2, absentIsZero, test, negated, general) => (d, f) => {
+    path4: (k0, k1, k2, k3, absentIsZero, test, negated, general) => (d, f) => {
       if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
       const v = (d as Rec)[k0];
       if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
       const w = (v as Rec)[k1];
       if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (w as Rec)[k2];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    pathN: (keys, absentIsZero, test, negated, general) => {
-      const n = keys.length - 1;
-      const last = keys[n]!;
-      return (d, f) => {
-        let v: unknown = d;
-        for (let i = 0; i < n; i++) {
-          if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-          v = (v as Rec)[keys[i]!];
-        }
-        if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-        const x = (v as Rec)[last];
-        return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-      };
-    },
-  },
-  {
-    entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    and2: (a, b) => (d, f) => a(d, f) && b(d, f),
-    or2: (a, b) => (d, f) => a(d, f) || b(d, f),
-    and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
-    or3: (a, b, c) => (d, f) => a(d, f) || b(d, f) || c(d, f),
-    and4: (a, b, c, e) => (d, f) => a(d, f) && b(d, f) && c(d, f) && e(d, f),
-    or4: (a, b, c, e) => (d, f) => a(d, f) || b(d, f) || c(d, f) || e(d, f),
-    andN: (runs) => (d, f) => {
-      for (let i = 0; i < runs.length; i++) if (!runs[i]!(d, f)) return false;
-      return true;
-    },
-    orN: (runs) => (d, f) => {
-      for (let i = 0; i < runs.length; i++) if (runs[i]!(d, f)) return true;
-      return false;
-    },
-    not: (run) => (d, f) => !run(d, f),
-    path1: (k0, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (d as Rec)[k0];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    path2: (k0, k1, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const v = (d as Rec)[k0];
-      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (v as Rec)[k1];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    path3: (k0, k1, k2, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const v = (d as Rec)[k0];
-      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const w = (v as Rec)[k1];
-      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (w as Rec)[k2];
+      const y = (w as Rec)[k2];
+      if (!(y != null && (y as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (y as Rec)[k3];
       return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
     },
     pathN: (keys, absentIsZero, test, negated, general) => {
@@ -1666,6 +717,17 @@ const SLOTS: readonly Clones[] = [
       const x = (w as Rec)[k2];
       return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
     },
+    path4: (k0, k1, k2, k3, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const w = (v as Rec)[k1];
+      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const y = (w as Rec)[k2];
+      if (!(y != null && (y as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (y as Rec)[k3];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
     pathN: (keys, absentIsZero, test, negated, general) => {
       const n = keys.length - 1;
       const last = keys[n]!;
@@ -1717,6 +779,1297 @@ const SLOTS: readonly Clones[] = [
       const w = (v as Rec)[k1];
       if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
       const x = (w as Rec)[k2];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path4: (k0, k1, k2, k3, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const w = (v as Rec)[k1];
+      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const y = (w as Rec)[k2];
+      if (!(y != null && (y as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (y as Rec)[k3];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    pathN: (keys, absentIsZero, test, negated, general) => {
+      const n = keys.length - 1;
+      const last = keys[n]!;
+      return (d, f) => {
+        let v: unknown = d;
+        for (let i = 0; i < n; i++) {
+          if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+          v = (v as Rec)[keys[i]!];
+        }
+        if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+        const x = (v as Rec)[last];
+        return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+      };
+    },
+  },
+  {
+    entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    and2: (a, b) => (d, f) => a(d, f) && b(d, f),
+    or2: (a, b) => (d, f) => a(d, f) || b(d, f),
+    and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
+    or3: (a, b, c) => (d, f) => a(d, f) || b(d, f) || c(d, f),
+    and4: (a, b, c, e) => (d, f) => a(d, f) && b(d, f) && c(d, f) && e(d, f),
+    or4: (a, b, c, e) => (d, f) => a(d, f) || b(d, f) || c(d, f) || e(d, f),
+    andN: (runs) => (d, f) => {
+      for (let i = 0; i < runs.length; i++) if (!runs[i]!(d, f)) return false;
+      return true;
+    },
+    orN: (runs) => (d, f) => {
+      for (let i = 0; i < runs.length; i++) if (runs[i]!(d, f)) return true;
+      return false;
+    },
+    not: (run) => (d, f) => !run(d, f),
+    path1: (k0, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (d as Rec)[k0];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path2: (k0, k1, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (v as Rec)[k1];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path3: (k0, k1, k2, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const w = (v as Rec)[k1];
+      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (w as Rec)[k2];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path4: (k0, k1, k2, k3, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const w = (v as Rec)[k1];
+      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const y = (w as Rec)[k2];
+      if (!(y != null && (y as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (y as Rec)[k3];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    pathN: (keys, absentIsZero, test, negated, general) => {
+      const n = keys.length - 1;
+      const last = keys[n]!;
+      return (d, f) => {
+        let v: unknown = d;
+        for (let i = 0; i < n; i++) {
+          if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+          v = (v as Rec)[keys[i]!];
+        }
+        if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+        const x = (v as Rec)[last];
+        return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+      };
+    },
+  },
+  {
+    entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    and2: (a, b) => (d, f) => a(d, f) && b(d, f),
+    or2: (a, b) => (d, f) => a(d, f) || b(d, f),
+    and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
+    or3: (a, b, c) => (d, f) => a(d, f) || b(d, f) || c(d, f),
+    and4: (a, b, c, e) => (d, f) => a(d, f) && b(d, f) && c(d, f) && e(d, f),
+    or4: (a, b, c, e) => (d, f) => a(d, f) || b(d, f) || c(d, f) || e(d, f),
+    andN: (runs) => (d, f) => {
+      for (let i = 0; i < runs.length; i++) if (!runs[i]!(d, f)) return false;
+      return true;
+    },
+    orN: (runs) => (d, f) => {
+      for (let i = 0; i < runs.length; i++) if (runs[i]!(d, f)) return true;
+      return false;
+    },
+    not: (run) => (d, f) => !run(d, f),
+    path1: (k0, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (d as Rec)[k0];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path2: (k0, k1, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (v as Rec)[k1];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path3: (k0, k1, k2, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const w = (v as Rec)[k1];
+      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (w as Rec)[k2];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path4: (k0, k1, k2, k3, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const w = (v as Rec)[k1];
+      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const y = (w as Rec)[k2];
+      if (!(y != null && (y as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (y as Rec)[k3];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    pathN: (keys, absentIsZero, test, negated, general) => {
+      const n = keys.length - 1;
+      const last = keys[n]!;
+      return (d, f) => {
+        let v: unknown = d;
+        for (let i = 0; i < n; i++) {
+          if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+          v = (v as Rec)[keys[i]!];
+        }
+        if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+        const x = (v as Rec)[last];
+        return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+      };
+    },
+  },
+  {
+    entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    and2: (a, b) => (d, f) => a(d, f) && b(d, f),
+    or2: (a, b) => (d, f) => a(d, f) || b(d, f),
+    and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
+    or3: (a, b, c) => (d, f) => a(d, f) || b(d, f) || c(d, f),
+    and4: (a, b, c, e) => (d, f) => a(d, f) && b(d, f) && c(d, f) && e(d, f),
+    or4: (a, b, c, e) => (d, f) => a(d, f) || b(d, f) || c(d, f) || e(d, f),
+    andN: (runs) => (d, f) => {
+      for (let i = 0; i < runs.length; i++) if (!runs[i]!(d, f)) return false;
+      return true;
+    },
+    orN: (runs) => (d, f) => {
+      for (let i = 0; i < runs.length; i++) if (runs[i]!(d, f)) return true;
+      return false;
+    },
+    not: (run) => (d, f) => !run(d, f),
+    path1: (k0, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (d as Rec)[k0];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path2: (k0, k1, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (v as Rec)[k1];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path3: (k0, k1, k2, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const w = (v as Rec)[k1];
+      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (w as Rec)[k2];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path4: (k0, k1, k2, k3, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const w = (v as Rec)[k1];
+      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const y = (w as Rec)[k2];
+      if (!(y != null && (y as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (y as Rec)[k3];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    pathN: (keys, absentIsZero, test, negated, general) => {
+      const n = keys.length - 1;
+      const last = keys[n]!;
+      return (d, f) => {
+        let v: unknown = d;
+        for (let i = 0; i < n; i++) {
+          if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+          v = (v as Rec)[keys[i]!];
+        }
+        if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+        const x = (v as Rec)[last];
+        return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+      };
+    },
+  },
+  {
+    entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    and2: (a, b) => (d, f) => a(d, f) && b(d, f),
+    or2: (a, b) => (d, f) => a(d, f) || b(d, f),
+    and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
+    or3: (a, b, c) => (d, f) => a(d, f) || b(d, f) || c(d, f),
+    and4: (a, b, c, e) => (d, f) => a(d, f) && b(d, f) && c(d, f) && e(d, f),
+    or4: (a, b, c, e) => (d, f) => a(d, f) || b(d, f) || c(d, f) || e(d, f),
+    andN: (runs) => (d, f) => {
+      for (let i = 0; i < runs.length; i++) if (!runs[i]!(d, f)) return false;
+      return true;
+    },
+    orN: (runs) => (d, f) => {
+      for (let i = 0; i < runs.length; i++) if (runs[i]!(d, f)) return true;
+      return false;
+    },
+    not: (run) => (d, f) => !run(d, f),
+    path1: (k0, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (d as Rec)[k0];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path2: (k0, k1, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (v as Rec)[k1];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path3: (k0, k1, k2, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const w = (v as Rec)[k1];
+      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (w as Rec)[k2];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path4: (k0, k1, k2, k3, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const w = (v as Rec)[k1];
+      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const y = (w as Rec)[k2];
+      if (!(y != null && (y as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (y as Rec)[k3];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    pathN: (keys, absentIsZero, test, negated, general) => {
+      const n = keys.length - 1;
+      const last = keys[n]!;
+      return (d, f) => {
+        let v: unknown = d;
+        for (let i = 0; i < n; i++) {
+          if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+          v = (v as Rec)[keys[i]!];
+        }
+        if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+        const x = (v as Rec)[last];
+        return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+      };
+    },
+  },
+  {
+    entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    and2: (a, b) => (d, f) => a(d, f) && b(d, f),
+    or2: (a, b) => (d, f) => a(d, f) || b(d, f),
+    and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
+    or3: (a, b, c) => (d, f) => a(d, f) || b(d, f) || c(d, f),
+    and4: (a, b, c, e) => (d, f) => a(d, f) && b(d, f) && c(d, f) && e(d, f),
+    or4: (a, b, c, e) => (d, f) => a(d, f) || b(d, f) || c(d, f) || e(d, f),
+    andN: (runs) => (d, f) => {
+      for (let i = 0; i < runs.length; i++) if (!runs[i]!(d, f)) return false;
+      return true;
+    },
+    orN: (runs) => (d, f) => {
+      for (let i = 0; i < runs.length; i++) if (runs[i]!(d, f)) return true;
+      return false;
+    },
+    not: (run) => (d, f) => !run(d, f),
+    path1: (k0, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (d as Rec)[k0];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path2: (k0, k1, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (v as Rec)[k1];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path3: (k0, k1, k2, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const w = (v as Rec)[k1];
+      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (w as Rec)[k2];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path4: (k0, k1, k2, k3, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const w = (v as Rec)[k1];
+      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const y = (w as Rec)[k2];
+      if (!(y != null && (y as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (y as Rec)[k3];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    pathN: (keys, absentIsZero, test, negated, general) => {
+      const n = keys.length - 1;
+      const last = keys[n]!;
+      return (d, f) => {
+        let v: unknown = d;
+        for (let i = 0; i < n; i++) {
+          if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+          v = (v as Rec)[keys[i]!];
+        }
+        if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+        const x = (v as Rec)[last];
+        return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+      };
+    },
+  },
+  {
+    entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    and2: (a, b) => (d, f) => a(d, f) && b(d, f),
+    or2: (a, b) => (d, f) => a(d, f) || b(d, f),
+    and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
+    or3: (a, b, c) => (d, f) => a(d, f) || b(d, f) || c(d, f),
+    and4: (a, b, c, e) => (d, f) => a(d, f) && b(d, f) && c(d, f) && e(d, f),
+    or4: (a, b, c, e) => (d, f) => a(d, f) || b(d, f) || c(d, f) || e(d, f),
+    andN: (runs) => (d, f) => {
+      for (let i = 0; i < runs.length; i++) if (!runs[i]!(d, f)) return false;
+      return true;
+    },
+    orN: (runs) => (d, f) => {
+      for (let i = 0; i < runs.length; i++) if (runs[i]!(d, f)) return true;
+      return false;
+    },
+    not: (run) => (d, f) => !run(d, f),
+    path1: (k0, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (d as Rec)[k0];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path2: (k0, k1, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (v as Rec)[k1];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path3: (k0, k1, k2, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const w = (v as Rec)[k1];
+      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (w as Rec)[k2];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path4: (k0, k1, k2, k3, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const w = (v as Rec)[k1];
+      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const y = (w as Rec)[k2];
+      if (!(y != null && (y as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (y as Rec)[k3];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    pathN: (keys, absentIsZero, test, negated, general) => {
+      const n = keys.length - 1;
+      const last = keys[n]!;
+      return (d, f) => {
+        let v: unknown = d;
+        for (let i = 0; i < n; i++) {
+          if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+          v = (v as Rec)[keys[i]!];
+        }
+        if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+        const x = (v as Rec)[last];
+        return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+      };
+    },
+  },
+  {
+    entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    and2: (a, b) => (d, f) => a(d, f) && b(d, f),
+    or2: (a, b) => (d, f) => a(d, f) || b(d, f),
+    and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
+    or3: (a, b, c) => (d, f) => a(d, f) || b(d, f) || c(d, f),
+    and4: (a, b, c, e) => (d, f) => a(d, f) && b(d, f) && c(d, f) && e(d, f),
+    or4: (a, b, c, e) => (d, f) => a(d, f) || b(d, f) || c(d, f) || e(d, f),
+    andN: (runs) => (d, f) => {
+      for (let i = 0; i < runs.length; i++) if (!runs[i]!(d, f)) return false;
+      return true;
+    },
+    orN: (runs) => (d, f) => {
+      for (let i = 0; i < runs.length; i++) if (runs[i]!(d, f)) return true;
+      return false;
+    },
+    not: (run) => (d, f) => !run(d, f),
+    path1: (k0, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (d as Rec)[k0];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path2: (k0, k1, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (v as Rec)[k1];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path3: (k0, k1, k2, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const w = (v as Rec)[k1];
+      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (w as Rec)[k2];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path4: (k0, k1, k2, k3, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const w = (v as Rec)[k1];
+      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const y = (w as Rec)[k2];
+      if (!(y != null && (y as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (y as Rec)[k3];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    pathN: (keys, absentIsZero, test, negated, general) => {
+      const n = keys.length - 1;
+      const last = keys[n]!;
+      return (d, f) => {
+        let v: unknown = d;
+        for (let i = 0; i < n; i++) {
+          if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+          v = (v as Rec)[keys[i]!];
+        }
+        if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+        const x = (v as Rec)[last];
+        return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+      };
+    },
+  },
+  {
+    entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    and2: (a, b) => (d, f) => a(d, f) && b(d, f),
+    or2: (a, b) => (d, f) => a(d, f) || b(d, f),
+    and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
+    or3: (a, b, c) => (d, f) => a(d, f) || b(d, f) || c(d, f),
+    and4: (a, b, c, e) => (d, f) => a(d, f) && b(d, f) && c(d, f) && e(d, f),
+    or4: (a, b, c, e) => (d, f) => a(d, f) || b(d, f) || c(d, f) || e(d, f),
+    andN: (runs) => (d, f) => {
+      for (let i = 0; i < runs.length; i++) if (!runs[i]!(d, f)) return false;
+      return true;
+    },
+    orN: (runs) => (d, f) => {
+      for (let i = 0; i < runs.length; i++) if (runs[i]!(d, f)) return true;
+      return false;
+    },
+    not: (run) => (d, f) => !run(d, f),
+    path1: (k0, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (d as Rec)[k0];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path2: (k0, k1, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (v as Rec)[k1];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path3: (k0, k1, k2, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const w = (v as Rec)[k1];
+      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (w as Rec)[k2];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path4: (k0, k1, k2, k3, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const w = (v as Rec)[k1];
+      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const y = (w as Rec)[k2];
+      if (!(y != null && (y as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (y as Rec)[k3];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    pathN: (keys, absentIsZero, test, negated, general) => {
+      const n = keys.length - 1;
+      const last = keys[n]!;
+      return (d, f) => {
+        let v: unknown = d;
+        for (let i = 0; i < n; i++) {
+          if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+          v = (v as Rec)[keys[i]!];
+        }
+        if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+        const x = (v as Rec)[last];
+        return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+      };
+    },
+  },
+  {
+    entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    and2: (a, b) => (d, f) => a(d, f) && b(d, f),
+    or2: (a, b) => (d, f) => a(d, f) || b(d, f),
+    and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
+    or3: (a, b, c) => (d, f) => a(d, f) || b(d, f) || c(d, f),
+    and4: (a, b, c, e) => (d, f) => a(d, f) && b(d, f) && c(d, f) && e(d, f),
+    or4: (a, b, c, e) => (d, f) => a(d, f) || b(d, f) || c(d, f) || e(d, f),
+    andN: (runs) => (d, f) => {
+      for (let i = 0; i < runs.length; i++) if (!runs[i]!(d, f)) return false;
+      return true;
+    },
+    orN: (runs) => (d, f) => {
+      for (let i = 0; i < runs.length; i++) if (runs[i]!(d, f)) return true;
+      return false;
+    },
+    not: (run) => (d, f) => !run(d, f),
+    path1: (k0, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (d as Rec)[k0];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path2: (k0, k1, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (v as Rec)[k1];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path3: (k0, k1, k2, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const w = (v as Rec)[k1];
+      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (w as Rec)[k2];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path4: (k0, k1, k2, k3, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const w = (v as Rec)[k1];
+      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const y = (w as Rec)[k2];
+      if (!(y != null && (y as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (y as Rec)[k3];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    pathN: (keys, absentIsZero, test, negated, general) => {
+      const n = keys.length - 1;
+      const last = keys[n]!;
+      return (d, f) => {
+        let v: unknown = d;
+        for (let i = 0; i < n; i++) {
+          if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+          v = (v as Rec)[keys[i]!];
+        }
+        if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+        const x = (v as Rec)[last];
+        return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+      };
+    },
+  },
+  {
+    entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    and2: (a, b) => (d, f) => a(d, f) && b(d, f),
+    or2: (a, b) => (d, f) => a(d, f) || b(d, f),
+    and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
+    or3: (a, b, c) => (d, f) => a(d, f) || b(d, f) || c(d, f),
+    and4: (a, b, c, e) => (d, f) => a(d, f) && b(d, f) && c(d, f) && e(d, f),
+    or4: (a, b, c, e) => (d, f) => a(d, f) || b(d, f) || c(d, f) || e(d, f),
+    andN: (runs) => (d, f) => {
+      for (let i = 0; i < runs.length; i++) if (!runs[i]!(d, f)) return false;
+      return true;
+    },
+    orN: (runs) => (d, f) => {
+      for (let i = 0; i < runs.length; i++) if (runs[i]!(d, f)) return true;
+      return false;
+    },
+    not: (run) => (d, f) => !run(d, f),
+    path1: (k0, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (d as Rec)[k0];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path2: (k0, k1, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (v as Rec)[k1];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path3: (k0, k1, k2, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const w = (v as Rec)[k1];
+      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (w as Rec)[k2];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path4: (k0, k1, k2, k3, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const w = (v as Rec)[k1];
+      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const y = (w as Rec)[k2];
+      if (!(y != null && (y as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (y as Rec)[k3];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    pathN: (keys, absentIsZero, test, negated, general) => {
+      const n = keys.length - 1;
+      const last = keys[n]!;
+      return (d, f) => {
+        let v: unknown = d;
+        for (let i = 0; i < n; i++) {
+          if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+          v = (v as Rec)[keys[i]!];
+        }
+        if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+        const x = (v as Rec)[last];
+        return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+      };
+    },
+  },
+  {
+    entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    and2: (a, b) => (d, f) => a(d, f) && b(d, f),
+    or2: (a, b) => (d, f) => a(d, f) || b(d, f),
+    and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
+    or3: (a, b, c) => (d, f) => a(d, f) || b(d, f) || c(d, f),
+    and4: (a, b, c, e) => (d, f) => a(d, f) && b(d, f) && c(d, f) && e(d, f),
+    or4: (a, b, c, e) => (d, f) => a(d, f) || b(d, f) || c(d, f) || e(d, f),
+    andN: (runs) => (d, f) => {
+      for (let i = 0; i < runs.length; i++) if (!runs[i]!(d, f)) return false;
+      return true;
+    },
+    orN: (runs) => (d, f) => {
+      for (let i = 0; i < runs.length; i++) if (runs[i]!(d, f)) return true;
+      return false;
+    },
+    not: (run) => (d, f) => !run(d, f),
+    path1: (k0, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (d as Rec)[k0];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path2: (k0, k1, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (v as Rec)[k1];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path3: (k0, k1, k2, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const w = (v as Rec)[k1];
+      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (w as Rec)[k2];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path4: (k0, k1, k2, k3, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const w = (v as Rec)[k1];
+      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const y = (w as Rec)[k2];
+      if (!(y != null && (y as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (y as Rec)[k3];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    pathN: (keys, absentIsZero, test, negated, general) => {
+      const n = keys.length - 1;
+      const last = keys[n]!;
+      return (d, f) => {
+        let v: unknown = d;
+        for (let i = 0; i < n; i++) {
+          if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+          v = (v as Rec)[keys[i]!];
+        }
+        if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+        const x = (v as Rec)[last];
+        return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+      };
+    },
+  },
+  {
+    entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    and2: (a, b) => (d, f) => a(d, f) && b(d, f),
+    or2: (a, b) => (d, f) => a(d, f) || b(d, f),
+    and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
+    or3: (a, b, c) => (d, f) => a(d, f) || b(d, f) || c(d, f),
+    and4: (a, b, c, e) => (d, f) => a(d, f) && b(d, f) && c(d, f) && e(d, f),
+    or4: (a, b, c, e) => (d, f) => a(d, f) || b(d, f) || c(d, f) || e(d, f),
+    andN: (runs) => (d, f) => {
+      for (let i = 0; i < runs.length; i++) if (!runs[i]!(d, f)) return false;
+      return true;
+    },
+    orN: (runs) => (d, f) => {
+      for (let i = 0; i < runs.length; i++) if (runs[i]!(d, f)) return true;
+      return false;
+    },
+    not: (run) => (d, f) => !run(d, f),
+    path1: (k0, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (d as Rec)[k0];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path2: (k0, k1, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (v as Rec)[k1];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path3: (k0, k1, k2, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const w = (v as Rec)[k1];
+      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (w as Rec)[k2];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path4: (k0, k1, k2, k3, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const w = (v as Rec)[k1];
+      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const y = (w as Rec)[k2];
+      if (!(y != null && (y as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (y as Rec)[k3];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    pathN: (keys, absentIsZero, test, negated, general) => {
+      const n = keys.length - 1;
+      const last = keys[n]!;
+      return (d, f) => {
+        let v: unknown = d;
+        for (let i = 0; i < n; i++) {
+          if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+          v = (v as Rec)[keys[i]!];
+        }
+        if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+        const x = (v as Rec)[last];
+        return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+      };
+    },
+  },
+  {
+    entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    and2: (a, b) => (d, f) => a(d, f) && b(d, f),
+    or2: (a, b) => (d, f) => a(d, f) || b(d, f),
+    and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
+    or3: (a, b, c) => (d, f) => a(d, f) || b(d, f) || c(d, f),
+    and4: (a, b, c, e) => (d, f) => a(d, f) && b(d, f) && c(d, f) && e(d, f),
+    or4: (a, b, c, e) => (d, f) => a(d, f) || b(d, f) || c(d, f) || e(d, f),
+    andN: (runs) => (d, f) => {
+      for (let i = 0; i < runs.length; i++) if (!runs[i]!(d, f)) return false;
+      return true;
+    },
+    orN: (runs) => (d, f) => {
+      for (let i = 0; i < runs.length; i++) if (runs[i]!(d, f)) return true;
+      return false;
+    },
+    not: (run) => (d, f) => !run(d, f),
+    path1: (k0, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (d as Rec)[k0];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path2: (k0, k1, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (v as Rec)[k1];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path3: (k0, k1, k2, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const w = (v as Rec)[k1];
+      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (w as Rec)[k2];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path4: (k0, k1, k2, k3, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const w = (v as Rec)[k1];
+      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const y = (w as Rec)[k2];
+      if (!(y != null && (y as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (y as Rec)[k3];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    pathN: (keys, absentIsZero, test, negated, general) => {
+      const n = keys.length - 1;
+      const last = keys[n]!;
+      return (d, f) => {
+        let v: unknown = d;
+        for (let i = 0; i < n; i++) {
+          if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+          v = (v as Rec)[keys[i]!];
+        }
+        if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+        const x = (v as Rec)[last];
+        return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+      };
+    },
+  },
+  {
+    entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    and2: (a, b) => (d, f) => a(d, f) && b(d, f),
+    or2: (a, b) => (d, f) => a(d, f) || b(d, f),
+    and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
+    or3: (a, b, c) => (d, f) => a(d, f) || b(d, f) || c(d, f),
+    and4: (a, b, c, e) => (d, f) => a(d, f) && b(d, f) && c(d, f) && e(d, f),
+    or4: (a, b, c, e) => (d, f) => a(d, f) || b(d, f) || c(d, f) || e(d, f),
+    andN: (runs) => (d, f) => {
+      for (let i = 0; i < runs.length; i++) if (!runs[i]!(d, f)) return false;
+      return true;
+    },
+    orN: (runs) => (d, f) => {
+      for (let i = 0; i < runs.length; i++) if (runs[i]!(d, f)) return true;
+      return false;
+    },
+    not: (run) => (d, f) => !run(d, f),
+    path1: (k0, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (d as Rec)[k0];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path2: (k0, k1, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (v as Rec)[k1];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path3: (k0, k1, k2, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const w = (v as Rec)[k1];
+      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (w as Rec)[k2];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path4: (k0, k1, k2, k3, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const w = (v as Rec)[k1];
+      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const y = (w as Rec)[k2];
+      if (!(y != null && (y as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (y as Rec)[k3];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    pathN: (keys, absentIsZero, test, negated, general) => {
+      const n = keys.length - 1;
+      const last = keys[n]!;
+      return (d, f) => {
+        let v: unknown = d;
+        for (let i = 0; i < n; i++) {
+          if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+          v = (v as Rec)[keys[i]!];
+        }
+        if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+        const x = (v as Rec)[last];
+        return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+      };
+    },
+  },
+  {
+    entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    and2: (a, b) => (d, f) => a(d, f) && b(d, f),
+    or2: (a, b) => (d, f) => a(d, f) || b(d, f),
+    and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
+    or3: (a, b, c) => (d, f) => a(d, f) || b(d, f) || c(d, f),
+    and4: (a, b, c, e) => (d, f) => a(d, f) && b(d, f) && c(d, f) && e(d, f),
+    or4: (a, b, c, e) => (d, f) => a(d, f) || b(d, f) || c(d, f) || e(d, f),
+    andN: (runs) => (d, f) => {
+      for (let i = 0; i < runs.length; i++) if (!runs[i]!(d, f)) return false;
+      return true;
+    },
+    orN: (runs) => (d, f) => {
+      for (let i = 0; i < runs.length; i++) if (runs[i]!(d, f)) return true;
+      return false;
+    },
+    not: (run) => (d, f) => !run(d, f),
+    path1: (k0, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (d as Rec)[k0];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path2: (k0, k1, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (v as Rec)[k1];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path3: (k0, k1, k2, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const w = (v as Rec)[k1];
+      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (w as Rec)[k2];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path4: (k0, k1, k2, k3, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const w = (v as Rec)[k1];
+      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const y = (w as Rec)[k2];
+      if (!(y != null && (y as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (y as Rec)[k3];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    pathN: (keys, absentIsZero, test, negated, general) => {
+      const n = keys.length - 1;
+      const last = keys[n]!;
+      return (d, f) => {
+        let v: unknown = d;
+        for (let i = 0; i < n; i++) {
+          if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+          v = (v as Rec)[keys[i]!];
+        }
+        if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+        const x = (v as Rec)[last];
+        return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+      };
+    },
+  },
+  {
+    entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    and2: (a, b) => (d, f) => a(d, f) && b(d, f),
+    or2: (a, b) => (d, f) => a(d, f) || b(d, f),
+    and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
+    or3: (a, b, c) => (d, f) => a(d, f) || b(d, f) || c(d, f),
+    and4: (a, b, c, e) => (d, f) => a(d, f) && b(d, f) && c(d, f) && e(d, f),
+    or4: (a, b, c, e) => (d, f) => a(d, f) || b(d, f) || c(d, f) || e(d, f),
+    andN: (runs) => (d, f) => {
+      for (let i = 0; i < runs.length; i++) if (!runs[i]!(d, f)) return false;
+      return true;
+    },
+    orN: (runs) => (d, f) => {
+      for (let i = 0; i < runs.length; i++) if (runs[i]!(d, f)) return true;
+      return false;
+    },
+    not: (run) => (d, f) => !run(d, f),
+    path1: (k0, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (d as Rec)[k0];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path2: (k0, k1, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (v as Rec)[k1];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path3: (k0, k1, k2, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const w = (v as Rec)[k1];
+      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (w as Rec)[k2];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path4: (k0, k1, k2, k3, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const w = (v as Rec)[k1];
+      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const y = (w as Rec)[k2];
+      if (!(y != null && (y as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (y as Rec)[k3];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    pathN: (keys, absentIsZero, test, negated, general) => {
+      const n = keys.length - 1;
+      const last = keys[n]!;
+      return (d, f) => {
+        let v: unknown = d;
+        for (let i = 0; i < n; i++) {
+          if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+          v = (v as Rec)[keys[i]!];
+        }
+        if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+        const x = (v as Rec)[last];
+        return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+      };
+    },
+  },
+  {
+    entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    and2: (a, b) => (d, f) => a(d, f) && b(d, f),
+    or2: (a, b) => (d, f) => a(d, f) || b(d, f),
+    and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
+    or3: (a, b, c) => (d, f) => a(d, f) || b(d, f) || c(d, f),
+    and4: (a, b, c, e) => (d, f) => a(d, f) && b(d, f) && c(d, f) && e(d, f),
+    or4: (a, b, c, e) => (d, f) => a(d, f) || b(d, f) || c(d, f) || e(d, f),
+    andN: (runs) => (d, f) => {
+      for (let i = 0; i < runs.length; i++) if (!runs[i]!(d, f)) return false;
+      return true;
+    },
+    orN: (runs) => (d, f) => {
+      for (let i = 0; i < runs.length; i++) if (runs[i]!(d, f)) return true;
+      return false;
+    },
+    not: (run) => (d, f) => !run(d, f),
+    path1: (k0, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (d as Rec)[k0];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path2: (k0, k1, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (v as Rec)[k1];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path3: (k0, k1, k2, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const w = (v as Rec)[k1];
+      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (w as Rec)[k2];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path4: (k0, k1, k2, k3, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const w = (v as Rec)[k1];
+      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const y = (w as Rec)[k2];
+      if (!(y != null && (y as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (y as Rec)[k3];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    pathN: (keys, absentIsZero, test, negated, general) => {
+      const n = keys.length - 1;
+      const last = keys[n]!;
+      return (d, f) => {
+        let v: unknown = d;
+        for (let i = 0; i < n; i++) {
+          if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+          v = (v as Rec)[keys[i]!];
+        }
+        if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+        const x = (v as Rec)[last];
+        return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+      };
+    },
+  },
+  {
+    entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    and2: (a, b) => (d, f) => a(d, f) && b(d, f),
+    or2: (a, b) => (d, f) => a(d, f) || b(d, f),
+    and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
+    or3: (a, b, c) => (d, f) => a(d, f) || b(d, f) || c(d, f),
+    and4: (a, b, c, e) => (d, f) => a(d, f) && b(d, f) && c(d, f) && e(d, f),
+    or4: (a, b, c, e) => (d, f) => a(d, f) || b(d, f) || c(d, f) || e(d, f),
+    andN: (runs) => (d, f) => {
+      for (let i = 0; i < runs.length; i++) if (!runs[i]!(d, f)) return false;
+      return true;
+    },
+    orN: (runs) => (d, f) => {
+      for (let i = 0; i < runs.length; i++) if (runs[i]!(d, f)) return true;
+      return false;
+    },
+    not: (run) => (d, f) => !run(d, f),
+    path1: (k0, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (d as Rec)[k0];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path2: (k0, k1, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (v as Rec)[k1];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path3: (k0, k1, k2, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const w = (v as Rec)[k1];
+      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (w as Rec)[k2];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path4: (k0, k1, k2, k3, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const w = (v as Rec)[k1];
+      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const y = (w as Rec)[k2];
+      if (!(y != null && (y as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (y as Rec)[k3];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    pathN: (keys, absentIsZero, test, negated, general) => {
+      const n = keys.length - 1;
+      const last = keys[n]!;
+      return (d, f) => {
+        let v: unknown = d;
+        for (let i = 0; i < n; i++) {
+          if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+          v = (v as Rec)[keys[i]!];
+        }
+        if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+        const x = (v as Rec)[last];
+        return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+      };
+    },
+  },
+  {
+    entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    and2: (a, b) => (d, f) => a(d, f) && b(d, f),
+    or2: (a, b) => (d, f) => a(d, f) || b(d, f),
+    and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
+    or3: (a, b, c) => (d, f) => a(d, f) || b(d, f) || c(d, f),
+    and4: (a, b, c, e) => (d, f) => a(d, f) && b(d, f) && c(d, f) && e(d, f),
+    or4: (a, b, c, e) => (d, f) => a(d, f) || b(d, f) || c(d, f) || e(d, f),
+    andN: (runs) => (d, f) => {
+      for (let i = 0; i < runs.length; i++) if (!runs[i]!(d, f)) return false;
+      return true;
+    },
+    orN: (runs) => (d, f) => {
+      for (let i = 0; i < runs.length; i++) if (runs[i]!(d, f)) return true;
+      return false;
+    },
+    not: (run) => (d, f) => !run(d, f),
+    path1: (k0, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (d as Rec)[k0];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path2: (k0, k1, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (v as Rec)[k1];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path3: (k0, k1, k2, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const w = (v as Rec)[k1];
+      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (w as Rec)[k2];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path4: (k0, k1, k2, k3, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const w = (v as Rec)[k1];
+      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const y = (w as Rec)[k2];
+      if (!(y != null && (y as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (y as Rec)[k3];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    pathN: (keys, absentIsZero, test, negated, general) => {
+      const n = keys.length - 1;
+      const last = keys[n]!;
+      return (d, f) => {
+        let v: unknown = d;
+        for (let i = 0; i < n; i++) {
+          if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+          v = (v as Rec)[keys[i]!];
+        }
+        if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+        const x = (v as Rec)[last];
+        return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+      };
+    },
+  },
+  {
+    entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    and2: (a, b) => (d, f) => a(d, f) && b(d, f),
+    or2: (a, b) => (d, f) => a(d, f) || b(d, f),
+    and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
+    or3: (a, b, c) => (d, f) => a(d, f) || b(d, f) || c(d, f),
+    and4: (a, b, c, e) => (d, f) => a(d, f) && b(d, f) && c(d, f) && e(d, f),
+    or4: (a, b, c, e) => (d, f) => a(d, f) || b(d, f) || c(d, f) || e(d, f),
+    andN: (runs) => (d, f) => {
+      for (let i = 0; i < runs.length; i++) if (!runs[i]!(d, f)) return false;
+      return true;
+    },
+    orN: (runs) => (d, f) => {
+      for (let i = 0; i < runs.length; i++) if (runs[i]!(d, f)) return true;
+      return false;
+    },
+    not: (run) => (d, f) => !run(d, f),
+    path1: (k0, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (d as Rec)[k0];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path2: (k0, k1, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (v as Rec)[k1];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path3: (k0, k1, k2, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const w = (v as Rec)[k1];
+      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (w as Rec)[k2];
+      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
+    },
+    path4: (k0, k1, k2, k3, absentIsZero, test, negated, general) => (d, f) => {
+      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const v = (d as Rec)[k0];
+      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const w = (v as Rec)[k1];
+      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const y = (w as Rec)[k2];
+      if (!(y != null && (y as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
+      const x = (y as Rec)[k3];
       return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
     },
     pathN: (keys, absentIsZero, test, negated, general) => {

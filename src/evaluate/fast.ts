@@ -102,7 +102,7 @@ function pathPredicate<F>(keys: readonly string[], absentIsZero: boolean, test: 
 
 /** The closure per item of `pathPredicate`: the program's copy of the path read of that length. */
 function pathRun<F>(keys: readonly string[], absentIsZero: boolean, test: FieldTest, negated: boolean, general: RawPredicate<F>, clones: Clones): RawPredicate<F> {
-  const [k0, k1, k2] = keys as [string, string, string];
+  const [k0, k1, k2, k3] = keys as [string, string, string, string];
   switch (keys.length) {
     case 1:
       return clones.path1(k0, absentIsZero, test, negated, general);
@@ -110,6 +110,8 @@ function pathRun<F>(keys: readonly string[], absentIsZero: boolean, test: FieldT
       return clones.path2(k0, k1, absentIsZero, test, negated, general);
     case 3:
       return clones.path3(k0, k1, k2, absentIsZero, test, negated, general);
+    case 4:
+      return clones.path4(k0, k1, k2, k3, absentIsZero, test, negated, general);
     default:
       return clones.pathN(keys, absentIsZero, test, negated, general);
   }
@@ -288,14 +290,16 @@ function dynamicEquals<F>(key: string, lit: LiteralValue, negated: boolean, gene
 export function fastMembership<F>(key: string, texts: readonly string[], typedString: boolean, general: RawPredicate<F>): Fused<F> | undefined {
   if (key in OBJECT_PROTO || texts.some((t) => t === "")) return undefined;
   const set = new Set<unknown>(texts);
+  // Up to three texts are compared one by one (the third repeats the last when there are two).
+  const few = set.size <= 3 ? ([texts[0]!, texts[1]!, texts[2] ?? texts[1]!] as const) : undefined;
   if (typedString) {
     return {
-      run: testsOf(key, "memberString")(key, set, general),
+      run: few ? testsOf(key, "memberFewStrings")(key, ...few, general) : testsOf(key, "memberString")(key, set, general),
       batch: () => columnLoop([key], true, general, (v) => set.has(v)),
     };
   }
   return {
-    run: testsOf(key, "memberJson")(key, set, general),
+    run: few ? testsOf(key, "memberFewJson")(key, ...few, general) : testsOf(key, "memberJson")(key, set, general),
     batch: () => decidingLoop(key, general, (v) => (typeof v === "string" ? set.has(v) : undefined)),
   };
 }

@@ -27,12 +27,16 @@ export interface FieldTests {
   readonly inStrings: (key: string, text: string, negated: boolean, general: General) => General;
   /** A typed string field in a set of texts (none empty). */
   readonly memberString: (key: string, set: ReadonlySet<unknown>, general: General) => General;
+  /** A typed string field equal to one of three texts (none empty; repeat one for two): three comparisons beat a set's lookup. */
+  readonly memberFewStrings: (key: string, a: string, b: string, c: string, general: General) => General;
   /** A JSON value `== literal`: strings, and numbers and bools where the literal converts (`x`, `b`). */
   readonly jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General) => General;
   /** A JSON value `is empty`: strings and lists; anything else (and absent keys) generally. */
   readonly jsonEmpty: (key: string, negated: boolean, general: General) => General;
   /** A JSON value in a set of texts (none empty); values that are not strings generally. */
   readonly memberJson: (key: string, set: ReadonlySet<unknown>, general: General) => General;
+  /** A JSON value equal to one of three texts (none empty; repeat one for two); values that are not strings generally. */
+  readonly memberFewJson: (key: string, a: string, b: string, c: string, general: General) => General;
 }
 
 /** The tests for any key, read as a variable. */
@@ -67,6 +71,14 @@ export const KEYED_TESTS: FieldTests = {
     },
   memberString: (key: string, set: ReadonlySet<unknown>, general: General): General =>
     (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? set.has((d as Rec)[key]) : general(d, f)),
+  memberFewStrings: (key: string, a: string, b: string, c: string, general: General): General =>
+    (d, f) => {
+      if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+        const v = (d as Rec)[key];
+        return v === a || v === b || v === c;
+      }
+      return general(d, f);
+    },
   jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
     (d, f) => {
       if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
@@ -90,6 +102,14 @@ export const KEYED_TESTS: FieldTests = {
       if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
         const v = (d as Rec)[key];
         if (typeof v === "string") return set.has(v);
+      }
+      return general(d, f);
+    },
+  memberFewJson: (key: string, a: string, b: string, c: string, general: General): General =>
+    (d, f) => {
+      if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+        const v = (d as Rec)[key];
+        if (typeof v === "string") return v === a || v === b || v === c;
       }
       return general(d, f);
     },
@@ -338,6 +358,14 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
       },
     memberString: (key: string, set: ReadonlySet<unknown>, general: General): General =>
       (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? set.has((d as Rec)["ID"]) : general(d, f)),
+    memberFewStrings: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["ID"];
+          return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
     jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
       (d, f) => {
         if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
@@ -361,6 +389,14 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
           const v = (d as Rec)["ID"];
           if (typeof v === "string") return set.has(v);
+        }
+        return general(d, f);
+      },
+    memberFewJson: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["ID"];
+          if (typeof v === "string") return v === a || v === b || v === c;
         }
         return general(d, f);
       },
@@ -412,6 +448,14 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
       },
     memberString: (key: string, set: ReadonlySet<unknown>, general: General): General =>
       (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? set.has((d as Rec)["JobID"]) : general(d, f)),
+    memberFewStrings: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["JobID"];
+          return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
     jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
       (d, f) => {
         if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
@@ -435,6 +479,14 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
           const v = (d as Rec)["JobID"];
           if (typeof v === "string") return set.has(v);
+        }
+        return general(d, f);
+      },
+    memberFewJson: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["JobID"];
+          if (typeof v === "string") return v === a || v === b || v === c;
         }
         return general(d, f);
       },
@@ -576,6 +628,14 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
       },
     memberString: (key: string, set: ReadonlySet<unknown>, general: General): General =>
       (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? set.has((d as Rec)["Name"]) : general(d, f)),
+    memberFewStrings: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Name"];
+          return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
     jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
       (d, f) => {
         if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
@@ -599,6 +659,14 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
           const v = (d as Rec)["Name"];
           if (typeof v === "string") return set.has(v);
+        }
+        return general(d, f);
+      },
+    memberFewJson: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Name"];
+          if (typeof v === "string") return v === a || v === b || v === c;
         }
         return general(d, f);
       },
@@ -616,6 +684,14 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
       },
     memberString: (key: string, set: ReadonlySet<unknown>, general: General): General =>
       (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? set.has((d as Rec)["Namespace"]) : general(d, f)),
+    memberFewStrings: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Namespace"];
+          return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
     jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
       (d, f) => {
         if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
@@ -639,6 +715,14 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
           const v = (d as Rec)["Namespace"];
           if (typeof v === "string") return set.has(v);
+        }
+        return general(d, f);
+      },
+    memberFewJson: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Namespace"];
+          if (typeof v === "string") return v === a || v === b || v === c;
         }
         return general(d, f);
       },
@@ -670,6 +754,14 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
       },
     memberString: (key: string, set: ReadonlySet<unknown>, general: General): General =>
       (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? set.has((d as Rec)["ParentID"]) : general(d, f)),
+    memberFewStrings: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["ParentID"];
+          return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
     jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
       (d, f) => {
         if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
@@ -693,6 +785,14 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
           const v = (d as Rec)["ParentID"];
           if (typeof v === "string") return set.has(v);
+        }
+        return general(d, f);
+      },
+    memberFewJson: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["ParentID"];
+          if (typeof v === "string") return v === a || v === b || v === c;
         }
         return general(d, f);
       },
@@ -886,6 +986,14 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
       },
     memberString: (key: string, set: ReadonlySet<unknown>, general: General): General =>
       (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? set.has((d as Rec)["RequireProgressBy"]) : general(d, f)),
+    memberFewStrings: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["RequireProgressBy"];
+          return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
     jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
       (d, f) => {
         if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
@@ -909,6 +1017,14 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
           const v = (d as Rec)["RequireProgressBy"];
           if (typeof v === "string") return set.has(v);
+        }
+        return general(d, f);
+      },
+    memberFewJson: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["RequireProgressBy"];
+          if (typeof v === "string") return v === a || v === b || v === c;
         }
         return general(d, f);
       },
@@ -966,6 +1082,14 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
       },
     memberString: (key: string, set: ReadonlySet<unknown>, general: General): General =>
       (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? set.has((d as Rec)["Status"]) : general(d, f)),
+    memberFewStrings: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Status"];
+          return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
     jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
       (d, f) => {
         if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
@@ -989,6 +1113,14 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
           const v = (d as Rec)["Status"];
           if (typeof v === "string") return set.has(v);
+        }
+        return general(d, f);
+      },
+    memberFewJson: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Status"];
+          if (typeof v === "string") return v === a || v === b || v === c;
         }
         return general(d, f);
       },
@@ -1006,6 +1138,14 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
       },
     memberString: (key: string, set: ReadonlySet<unknown>, general: General): General =>
       (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? set.has((d as Rec)["StatusDescription"]) : general(d, f)),
+    memberFewStrings: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["StatusDescription"];
+          return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
     jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
       (d, f) => {
         if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
@@ -1029,6 +1169,14 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
           const v = (d as Rec)["StatusDescription"];
           if (typeof v === "string") return set.has(v);
+        }
+        return general(d, f);
+      },
+    memberFewJson: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["StatusDescription"];
+          if (typeof v === "string") return v === a || v === b || v === c;
         }
         return general(d, f);
       },
@@ -1116,6 +1264,14 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
       },
     memberString: (key: string, set: ReadonlySet<unknown>, general: General): General =>
       (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? set.has((d as Rec)["Type"]) : general(d, f)),
+    memberFewStrings: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Type"];
+          return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
     jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
       (d, f) => {
         if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
@@ -1139,6 +1295,14 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
           const v = (d as Rec)["Type"];
           if (typeof v === "string") return set.has(v);
+        }
+        return general(d, f);
+      },
+    memberFewJson: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Type"];
+          if (typeof v === "string") return v === a || v === b || v === c;
         }
         return general(d, f);
       },
