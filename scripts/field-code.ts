@@ -270,6 +270,10 @@ export const CLONES = 32;
 /** One slot's closures: each factory's returned arrow is the site that is copied. */
 const CLONE_TEMPLATE = `{
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    lazy: (compile) => {
+      let run: Entry | undefined;
+      return (d, budget) => (run ??= compile())(d, budget);
+    },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
     and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
@@ -353,6 +357,8 @@ ${PRELUDE}
 export interface Clones {
   /** \`evaluate\`: \`run\` without a budget (none running either), else \`slow\`. */
   readonly entry: (run: P, slow: Entry, meter: { budget: EvaluationBudget | undefined }) => Entry;
+  /** An entry that compiles its program on its first call (\`compile\` gives the program's \`entry\`). */
+  readonly lazy: (compile: () => Entry) => Entry;
   readonly and2: (a: P, b: P) => P;
   readonly or2: (a: P, b: P) => P;
   readonly and3: (a: P, b: P, c: P) => P;

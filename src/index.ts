@@ -9,6 +9,7 @@
  * ```
  */
 import { compileAst, type CompiledProgram, type PlanNode } from "./evaluate/compile.js";
+import { nextClones, type Clones } from "./evaluate/clones.js";
 import type { EvaluationBudget } from "./evaluate/budget.js";
 import { evaluationRules, type EvaluateOptions } from "./evaluate/common.js";
 import { NEWEST_TARGET, resolveTarget, type Target } from "./targets/releases.js";
@@ -121,28 +122,42 @@ export interface Filter<T = unknown> {
   readonly plan: PlanNode;
 }
 
+/**
+ * A compiled filter. `compile` parses and checks; the closures are built on first use (an evaluation,
+ * `filter`, the plan), in the slot of closure copies taken at `compile` (`clones.ts`): checking stays
+ * as cheap as parsing, and a filter that is never run costs no closures.
+ */
 class CompiledFilter<T> implements Filter<T> {
   readonly expression: string;
   readonly ast: Ast;
   readonly schema: Schema | undefined;
-  readonly plan: PlanNode;
   readonly evaluate: (datum: T, budget?: EvaluationBudget) => boolean;
   /** How it was compiled, for `FilterTable` (`evaluate/settings.ts`). */
   readonly [SETTINGS]: FilterSettings;
-  readonly #program: CompiledProgram;
+  readonly #clones: Clones;
+  #program: CompiledProgram | undefined;
   /** The compiled `explain`, built on first use. */
   #trace: Tracer | undefined;
 
-  constructor(expression: string, ast: Ast, schema: Schema | undefined, program: CompiledProgram, settings: FilterSettings) {
-    this.#program = program;
+  constructor(expression: string, ast: Ast, schema: Schema | undefined, settings: FilterSettings) {
     this.expression = expression;
     this.ast = ast;
     this.schema = schema;
-    this.plan = program.plan;
     this[SETTINGS] = settings;
-    const run = program.run;
+    const clones = (this.#clones = nextClones());
+    const run = clones.lazy(() => this.#compiled().run);
     const maxSteps = settings.maxSteps;
     this.evaluate = maxSteps === undefined ? run : (datum: T, budget?: EvaluationBudget) => run(datum, budget ?? { steps: maxSteps });
+  }
+
+  /** The optimized plan, for people (`filter-check --explain`). */
+  get plan(): PlanNode {
+    return this.#compiled().plan;
+  }
+
+  #compiled(): CompiledProgram {
+    const { root, options } = this[SETTINGS];
+    return (this.#program ??= compileAst(this.ast, this.expression, root, options, this.#clones));
   }
 
   explain(datum: T, budget?: EvaluationBudget): Explanation {
@@ -158,7 +173,7 @@ class CompiledFilter<T> implements Filter<T> {
 
   filter<U extends T>(items: Iterable<U>): U[] {
     // Arrays are evaluated in chunks (`evaluate/batch.ts`); a step budget per item needs one call per item.
-    if (Array.isArray(items) && this[SETTINGS].maxSteps === undefined) return this.#program.filter(items as readonly U[]);
+    if (Array.isArray(items) && this[SETTINGS].maxSteps === undefined) return this.#compiled().filter(items as readonly U[]);
     const run = this.evaluate;
     const out: U[] = [];
     for (const item of items) if (run(item)) out.push(item);
@@ -182,7 +197,7 @@ export function compile<T = unknown>(expression: string, options: CompileOptions
     if (first) throw first;
   }
   const settings: FilterSettings = { root: type, options: evaluateOptions, maxSteps: options.maxSteps, target };
-  return new CompiledFilter<T>(expression, ast, options.schema, compileAst(ast, expression, type, evaluateOptions), settings);
+  return new CompiledFilter<T>(expression, ast, options.schema, settings);
 }
 
 /** The two parts of a filter for a server of an older release (`split`). */

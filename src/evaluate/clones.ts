@@ -18,6 +18,8 @@ type Rec = Record<string, unknown>;
 export interface Clones {
   /** `evaluate`: `run` without a budget (none running either), else `slow`. */
   readonly entry: (run: P, slow: Entry, meter: { budget: EvaluationBudget | undefined }) => Entry;
+  /** An entry that compiles its program on its first call (`compile` gives the program's `entry`). */
+  readonly lazy: (compile: () => Entry) => Entry;
   readonly and2: (a: P, b: P) => P;
   readonly or2: (a: P, b: P) => P;
   readonly and3: (a: P, b: P, c: P) => P;
@@ -41,6 +43,10 @@ export interface Clones {
 const SLOTS: readonly Clones[] = [
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    lazy: (compile) => {
+      let run: Entry | undefined;
+      return (d, budget) => (run ??= compile())(d, budget);
+    },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
     and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
@@ -105,6 +111,10 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    lazy: (compile) => {
+      let run: Entry | undefined;
+      return (d, budget) => (run ??= compile())(d, budget);
+    },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
     and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
@@ -169,6 +179,10 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    lazy: (compile) => {
+      let run: Entry | undefined;
+      return (d, budget) => (run ??= compile())(d, budget);
+    },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
     and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
@@ -233,6 +247,10 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    lazy: (compile) => {
+      let run: Entry | undefined;
+      return (d, budget) => (run ??= compile())(d, budget);
+    },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
     and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
@@ -297,6 +315,10 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    lazy: (compile) => {
+      let run: Entry | undefined;
+      return (d, budget) => (run ??= compile())(d, budget);
+    },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
     and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
@@ -361,6 +383,10 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    lazy: (compile) => {
+      let run: Entry | undefined;
+      return (d, budget) => (run ??= compile())(d, budget);
+    },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
     and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
@@ -425,6 +451,10 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    lazy: (compile) => {
+      let run: Entry | undefined;
+      return (d, budget) => (run ??= compile())(d, budget);
+    },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
     and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
@@ -489,6 +519,10 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    lazy: (compile) => {
+      let run: Entry | undefined;
+      return (d, budget) => (run ??= compile())(d, budget);
+    },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
     and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
@@ -553,6 +587,10 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    lazy: (compile) => {
+      let run: Entry | undefined;
+      return (d, budget) => (run ??= compile())(d, budget);
+    },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
     and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
@@ -617,6 +655,10 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    lazy: (compile) => {
+      let run: Entry | undefined;
+      return (d, budget) => (run ??= compile())(d, budget);
+    },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
     and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
@@ -681,6 +723,10 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    lazy: (compile) => {
+      let run: Entry | undefined;
+      return (d, budget) => (run ??= compile())(d, budget);
+    },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
     and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
@@ -745,6 +791,10 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    lazy: (compile) => {
+      let run: Entry | undefined;
+      return (d, budget) => (run ??= compile())(d, budget);
+    },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
     and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
@@ -809,6 +859,10 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    lazy: (compile) => {
+      let run: Entry | undefined;
+      return (d, budget) => (run ??= compile())(d, budget);
+    },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
     and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
@@ -873,6 +927,10 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    lazy: (compile) => {
+      let run: Entry | undefined;
+      return (d, budget) => (run ??= compile())(d, budget);
+    },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
     and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
@@ -937,6 +995,10 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    lazy: (compile) => {
+      let run: Entry | undefined;
+      return (d, budget) => (run ??= compile())(d, budget);
+    },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
     and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
@@ -1001,6 +1063,10 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    lazy: (compile) => {
+      let run: Entry | undefined;
+      return (d, budget) => (run ??= compile())(d, budget);
+    },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
     and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
@@ -1065,6 +1131,10 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    lazy: (compile) => {
+      let run: Entry | undefined;
+      return (d, budget) => (run ??= compile())(d, budget);
+    },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
     and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
@@ -1129,6 +1199,10 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    lazy: (compile) => {
+      let run: Entry | undefined;
+      return (d, budget) => (run ??= compile())(d, budget);
+    },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
     and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
@@ -1193,6 +1267,10 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    lazy: (compile) => {
+      let run: Entry | undefined;
+      return (d, budget) => (run ??= compile())(d, budget);
+    },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
     and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
@@ -1257,6 +1335,10 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    lazy: (compile) => {
+      let run: Entry | undefined;
+      return (d, budget) => (run ??= compile())(d, budget);
+    },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
     and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
@@ -1321,6 +1403,10 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    lazy: (compile) => {
+      let run: Entry | undefined;
+      return (d, budget) => (run ??= compile())(d, budget);
+    },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
     and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
@@ -1385,6 +1471,10 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    lazy: (compile) => {
+      let run: Entry | undefined;
+      return (d, budget) => (run ??= compile())(d, budget);
+    },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
     and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
@@ -1449,6 +1539,10 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    lazy: (compile) => {
+      let run: Entry | undefined;
+      return (d, budget) => (run ??= compile())(d, budget);
+    },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
     and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
@@ -1513,6 +1607,10 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    lazy: (compile) => {
+      let run: Entry | undefined;
+      return (d, budget) => (run ??= compile())(d, budget);
+    },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
     and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
@@ -1577,6 +1675,10 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    lazy: (compile) => {
+      let run: Entry | undefined;
+      return (d, budget) => (run ??= compile())(d, budget);
+    },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
     and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
@@ -1641,6 +1743,10 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    lazy: (compile) => {
+      let run: Entry | undefined;
+      return (d, budget) => (run ??= compile())(d, budget);
+    },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
     and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
@@ -1705,6 +1811,10 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    lazy: (compile) => {
+      let run: Entry | undefined;
+      return (d, budget) => (run ??= compile())(d, budget);
+    },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
     and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
@@ -1769,6 +1879,10 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    lazy: (compile) => {
+      let run: Entry | undefined;
+      return (d, budget) => (run ??= compile())(d, budget);
+    },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
     and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
@@ -1833,6 +1947,10 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    lazy: (compile) => {
+      let run: Entry | undefined;
+      return (d, budget) => (run ??= compile())(d, budget);
+    },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
     and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
@@ -1897,6 +2015,10 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    lazy: (compile) => {
+      let run: Entry | undefined;
+      return (d, budget) => (run ??= compile())(d, budget);
+    },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
     and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
@@ -1961,6 +2083,10 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    lazy: (compile) => {
+      let run: Entry | undefined;
+      return (d, budget) => (run ??= compile())(d, budget);
+    },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
     and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
@@ -2025,6 +2151,10 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
+    lazy: (compile) => {
+      let run: Entry | undefined;
+      return (d, budget) => (run ??= compile())(d, budget);
+    },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
     and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),

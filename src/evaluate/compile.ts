@@ -142,7 +142,7 @@ export interface CompiledProgram {
 const hasOwn = Object.prototype.hasOwnProperty;
 
 /** Compiles `ast` (parsed from `source`) for data of type `root`. */
-export function compileAst(ast: Expr, source: string, root: Type, options: EvaluationRules = {}): CompiledProgram {
+export function compileAst(ast: Expr, source: string, root: Type, options: EvaluationRules = {}, clones: Clones = nextClones()): CompiledProgram {
   // Closures nest as deep as the collections do; past this depth (beyond what the reference's parse
   // budget lets through) the program runs the interpreter, whose stack is on the heap.
   if (!closable(ast, source)) {
@@ -153,7 +153,7 @@ export function compileAst(ast: Expr, source: string, root: Type, options: Evalu
       plan: planNode(() => `interpreted: collections nested deeper than ${MAX_COMPILED_NESTING}`, 20, false, []),
     };
   }
-  const env = newEnv(ast, source, root, options);
+  const env = newEnv(ast, source, root, options, clones);
   const meter = env.meter;
   const c = compileExpr(ast, env, false);
   const run = c.run;
@@ -210,8 +210,8 @@ export function collectionDepth(e: Expr): number {
 }
 
 /** The environment of a whole expression: no bound names, no frame slots yet, no budget running. */
-export function newEnv(ast: Expr, source: string, root: Type, options: EvaluationRules): Env {
-  return { source, root, options, scope: [], layout: { slots: 0 }, rootValue: rootNormalizer(root), meter: { budget: undefined }, outermost: undefined, top: ast.span, clones: nextClones() };
+export function newEnv(ast: Expr, source: string, root: Type, options: EvaluationRules, clones: Clones = nextClones()): Env {
+  return { source, root, options, scope: [], layout: { slots: 0 }, rootValue: rootNormalizer(root), meter: { budget: undefined }, outermost: undefined, top: ast.span, clones };
 }
 
 function rootNormalizer(root: Type): (d: unknown) => unknown {
