@@ -88,6 +88,8 @@ export class PageWaits {
   /** The writes since the start, as far as `history` weighs (changes). */
   readonly #history: IndexRing<Commit>;
   readonly #start: FeedStart;
+  /** Each table's index as the writes handed here have moved it. */
+  readonly #indexOf: Record<Table, number>;
   #waiting = 0;
   #released = false;
 
@@ -97,6 +99,7 @@ export class PageWaits {
   /** `start`: the store's feed now (the writes up to it are not known here). */
   constructor(start: FeedStart, history = PAGE_WAIT_HISTORY) {
     this.#start = start;
+    this.#indexOf = { ...start.tables };
     this.#history = new IndexRing<Commit>(history, 0, (c) => c.changes.length);
   }
 
@@ -144,6 +147,7 @@ export class PageWaits {
     for (const change of commit.changes) {
       const table = tableOf(change);
       touched.add(table);
+      this.#indexOf[table] = Math.max(this.#indexOf[table], commit.index);
       const waiters = this.#tables.get(table);
       if (waiters === undefined) continue;
       const [before, after] = versionsOf(change);
@@ -211,7 +215,8 @@ export class PageWaits {
     else waiters.filtered.add(waiter, w.filter, (item) => w.check!(item), w.steps);
     if (changed) waiters.pending.add(waiter);
     this.#waiting++;
-    if (changed && this.#latest > after) {
+    // The answer comes once the table's index has passed the client's (a client ahead of this server waits for it).
+    if (changed && this.#indexOf[w.table] > after) {
       waiter.wake("changed");
       return { done, cancel: () => undefined };
     }
