@@ -34,7 +34,7 @@ export interface SetMatch<K> {
   readonly matched: K[];
   /** The filters whose evaluation failed, with the error `evaluate` throws. */
   readonly failed: { readonly key: K; readonly error: FilterEvaluationError }[];
-  /** How many filters were evaluated in full (the others were false by their key leaf). */
+  /** How many evaluations ran in full (the other filters were false by their key leaf, or shared one's answer). */
   readonly evaluated: number;
 }
 
@@ -43,6 +43,19 @@ interface Entry<K, T> {
   readonly filter: SetFilter<T>;
   readonly run: (item: T) => boolean;
   readonly order: number;
+  /** The entries that answer alike on every item, this one among them; undefined: it answers on its own. */
+  readonly shared: Shared | undefined;
+}
+
+/**
+ * Entries that answer alike on every item (the same expression compiled with the same settings, run
+ * as compiled): while more than one share it, one evaluation per item serves them all. The answer
+ * is kept with the number of the `match` call that computed it.
+ */
+interface Shared {
+  count: number;
+  call: number;
+  answer: boolean | FilterEvaluationError;
 }
 
 /** Filters indexed by a string field's value: the field's path, and the filters per expected text. */
@@ -65,6 +78,10 @@ export class FilterSet<K, T = unknown> {
   readonly #leaves = new Map<string, LeafGroup<K, T>>();
   readonly #rest = new Set<Entry<K, T>>();
   #added = 0;
+  /** The groups of entries that answer alike, by expression and settings. */
+  readonly #shared = new Map<string, Shared>();
+  /** `match` calls so far. */
+  #calls = 0;
   /** A number per record type the filters were compiled for (identity, not structure). */
   readonly #roots = new WeakMap<Type, number>();
 
@@ -81,10 +98,30 @@ export class FilterSet<K, T = unknown> {
    * reached (the top level's match tests are charged first, `any`/`all` and `matches` as they run), and
    * then `run` fails where the key leaf is false, so such a filter is evaluated on every item.
    */
-  add(key: K, filter: SetFilter<T>, run: (item: T) => boolean = (item) => filter.evaluate(item), steps?: number): void {
+  add(key: K, filter: SetFilter<T>, run?: (item: T) => boolean, steps?: number): void {
     this.delete(key);
-    const entry: Entry<K, T> = { key, filter, run, order: this.#added++ };
-    this.#entries.set(key, { entry, remove: this.#place(entry, settingsOf(filter), steps) });
+    const settings = settingsOf(filter);
+    // Subscribers often share a filter: run as compiled (no guard, no budget of the caller's), the
+    // same text with the same settings answers alike, and is evaluated once per item.
+    // (An unknown value can be anything: filters with one answer apart.)
+    const id =
+      run === undefined && settings !== undefined && !("unknownValue" in settings.options)
+        ? `${this.#rootId(settings.root)}\u0000${settings.options.missingLeafIsError === true}\u0000${settings.maxSteps}\u0000${settings.target.name}\u0000${filter.expression}`
+        : undefined;
+    let shared: Shared | undefined;
+    if (id !== undefined) {
+      shared = this.#shared.get(id);
+      if (shared === undefined) this.#shared.set(id, (shared = { count: 0, call: 0, answer: false }));
+      shared.count++;
+    }
+    const entry: Entry<K, T> = { key, filter, run: run ?? ((item) => filter.evaluate(item)), order: this.#added++, shared };
+    const unplace = this.#place(entry, settings, steps);
+    const group = shared;
+    const remove = (): void => {
+      unplace();
+      if (group !== undefined && --group.count === 0) this.#shared.delete(id!);
+    };
+    this.#entries.set(key, { entry, remove });
   }
 
   /** Removes the filter under `key`; false when there was none. */
@@ -113,17 +150,31 @@ export class FilterSet<K, T = unknown> {
     // Evaluated as found; only the few answers are put in the order the filters were added.
     const hits: Entry<K, T>[] = [];
     const failures: { entry: Entry<K, T>; error: FilterEvaluationError }[] = [];
+    const call = ++this.#calls;
+    let evaluated = 0;
     for (const c of candidates) {
-      try {
-        if (c.run(item)) hits.push(c);
-      } catch (error) {
-        if ((error as Error).name !== "FilterEvaluationError") throw error;
-        failures.push({ entry: c, error: error as FilterEvaluationError });
+      const shared = c.shared !== undefined && c.shared.count > 1 ? c.shared : undefined;
+      let answer: boolean | FilterEvaluationError;
+      if (shared !== undefined && shared.call === call) answer = shared.answer;
+      else {
+        evaluated++;
+        try {
+          answer = c.run(item);
+        } catch (error) {
+          if ((error as Error).name !== "FilterEvaluationError") throw error;
+          answer = error as FilterEvaluationError;
+        }
+        if (shared !== undefined) {
+          shared.call = call;
+          shared.answer = answer;
+        }
       }
+      if (answer === true) hits.push(c);
+      else if (answer !== false) failures.push({ entry: c, error: answer });
     }
     hits.sort((a, b) => a.order - b.order);
     failures.sort((a, b) => a.entry.order - b.entry.order);
-    return { matched: hits.map((h) => h.key), failed: failures.map((f) => ({ key: f.entry.key, error: f.error })), evaluated: candidates.length };
+    return { matched: hits.map((h) => h.key), failed: failures.map((f) => ({ key: f.entry.key, error: f.error })), evaluated };
   }
 
   #rootId(root: Type): number {

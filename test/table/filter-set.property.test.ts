@@ -69,6 +69,32 @@ describe.each(MODES)("FilterSet ($name)", ({ names, data, schema }) => {
   });
 });
 
+describe.each(MODES)("FilterSet with shared filters ($name)", ({ names, data, schema }) => {
+  const settingsArb = fc.constantFrom<object>({}, { maxSteps: 3 }, { target: "go-bexpr@0.1.11" }, { unknownValue: "x" }, { unknownValue: undefined });
+
+  it("answers as evaluating every filter when many subscribers share a few expressions and settings", () => {
+    fc.assert(
+      fc.property(fc.array(exprArb(names, 3), { minLength: 1, maxLength: 3 }), fc.array(fc.tuple(fc.nat(2), settingsArb), { minLength: 1, maxLength: 20 }), fc.array(data, { minLength: 1, maxLength: 4 }), (asts, adds, items) => {
+        const set = new FilterSet<number>();
+        const live: [number, Filter][] = [];
+        for (const [key, [which, settings]] of adds.entries()) {
+          const ast = asts[which % asts.length]!;
+          const f = compiledOrRejected(print(ast), { schema, check: false, ...settings });
+          if (f === undefined) continue;
+          set.add(key, f);
+          live.push([key, f]);
+        }
+        for (const item of items) {
+          const got = set.match(item);
+          const want = naive(live, item);
+          expect({ matched: got.matched, failed: got.failed.map((x) => [x.key, x.error.code]) }).toEqual(want);
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
+
 describe.each(MODES)("FilterSet with a budget per evaluation ($name)", ({ names, data, schema }) => {
   const filterArb = fc.oneof(leadingEquality(names, schema ? ["Status", "Type", "ID", "Priority", "Stop"] : names, ["running", "dead", "batch", "web-1", "", "50"]), exprArb(names, 3));
 
@@ -105,6 +131,16 @@ describe("FilterSet's index with a budget", () => {
     set.add("f", f, (item) => f.evaluate(item, { steps: 1 }), 1);
     const r = set.match({ Status: "dead", Priority: 5 });
     expect([r.evaluated, r.failed.map((x) => x.error.code)]).toEqual([1, ["too-expensive"]]);
+  });
+});
+
+describe("FilterSet's shared evaluations", () => {
+  it("evaluates a filter many subscribers share once per item", () => {
+    const set = new FilterSet<number>();
+    for (let i = 0; i < 50; i++) set.add(i, compile("Datacenters is empty or Stop == true", { schema: schemas.job }));
+    set.add(50, compile("Datacenters is empty or Stop == true", { schema: schemas.job, maxSteps: 10 }));
+    const r = set.match({ Datacenters: [], Stop: false });
+    expect([r.matched.length, r.evaluated]).toEqual([51, 2]);
   });
 });
 
