@@ -73,6 +73,15 @@ function slicer(work: { steps: number }): () => boolean {
   };
 }
 
+/** Waits for `wait` to end; a client that leaves cancels it. False when the client has gone. */
+async function waitWhileConnected(reply: FastifyReply, wait: { done: Promise<unknown>; cancel(): void }): Promise<boolean> {
+  const onClose = (): void => wait.cancel();
+  reply.raw.once("close", onClose);
+  await wait.done;
+  reply.raw.off("close", onClose);
+  return !reply.raw.destroyed;
+}
+
 /** Everything that decides a page besides the state: the key of a shared answer. */
 function answerKey(query: ListQuery, readable: ReadonlySet<string> | null): string {
   const namespaces = readable === null ? "*" : [...readable].sort().join("\u0001");
@@ -140,12 +149,7 @@ export async function serveList<T>(
       const budgeted = filter && ((item: T) => filter.evaluate(item, { steps: limit }));
       const checks = checksOf<T>({ matches: budgeted, allowed, order });
       const watch = { table: endpoint.table, region: seen.region!, check: checks && ((item: unknown) => checks(item as T, -1)), filter, steps: limit };
-      const wait = pageWaits.wait(watch, seen.index, query.index, withJitter(query.waitMs));
-      const onClose = (): void => wait.cancel();
-      reply.raw.once("close", onClose);
-      await wait.done;
-      reply.raw.off("close", onClose);
-      if (reply.raw.destroyed) return reply.send();
+      if (!(await waitWhileConnected(reply, pageWaits.wait(watch, seen.index, query.index, withJitter(query.waitMs))))) return reply.send();
     } else if (query.index > 0 && at() <= query.index) {
       // Errors are answered at once; a successful read waits for a change or the timeout, then reads
       // again. While it waits the request keeps only the index it saw, never the page.
@@ -153,13 +157,8 @@ export async function serveList<T>(
         const { index, nextToken } = await look(signal);
         return { index, nextToken };
       });
-      if (seen.index <= query.index) {
-        const wait = store.waitForChange(endpoint.table, query.index, withJitter(query.waitMs));
-        const onClose = (): void => wait.cancel();
-        reply.raw.once("close", onClose);
-        await wait.done;
-        reply.raw.off("close", onClose);
-        if (reply.raw.destroyed) return reply.send();
+      if (seen.index <= query.index && !(await waitWhileConnected(reply, store.waitForChange(endpoint.table, query.index, withJitter(query.waitMs))))) {
+        return reply.send();
       }
     }
     const answer = await answers.get(endpoint.table, at(), key, request.signal, async (signal) => encodeAnswer(await look(signal), query.pretty, answers.inFlight, bound));
