@@ -4,7 +4,7 @@
  * before the filter), a bad filter is a 400 before any byte of the stream, `index` resumes from the
  * buffer (naming a gap), heartbeats, a client that does not read is cut, the bound on open streams,
  * shutdown ends streams cleanly, a server on PostgreSQL streams too (two servers on one database:
- * event-stream-postgres.test.ts), and for random filters a stream delivers exactly the events that
+ * postgres-feed.test.ts), and for random filters a stream delivers exactly the events that
  * evaluating the filter on each event selects.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";

@@ -73,13 +73,17 @@ function slicer(work: { steps: number }): () => boolean {
   };
 }
 
-/** Waits for `wait` to end; a client that leaves cancels it. False when the client has gone. */
-async function waitWhileConnected(reply: FastifyReply, wait: { done: Promise<unknown>; cancel(): void }): Promise<boolean> {
+/**
+ * Waits for `wait` to end; a client that leaves cancels it, and one that left before the wait began
+ * (while its first read ran) does not wait at all. False when the client has gone.
+ */
+async function waitWhileConnected(request: FastifyRequest, reply: FastifyReply, wait: { done: Promise<unknown>; cancel(): void }): Promise<boolean> {
   const onClose = (): void => wait.cancel();
   reply.raw.once("close", onClose);
+  if (request.signal.aborted || reply.raw.destroyed) wait.cancel();
   await wait.done;
   reply.raw.off("close", onClose);
-  return !reply.raw.destroyed;
+  return !(request.signal.aborted || reply.raw.destroyed);
 }
 
 /** Everything that decides a page besides the state: the key of a shared answer. */
@@ -149,7 +153,7 @@ export async function serveList<T>(
       const budgeted = filter && ((item: T) => filter.evaluate(item, { steps: limit }));
       const checks = checksOf<T>({ matches: budgeted, allowed, order });
       const watch = { table: endpoint.table, region: seen.region!, check: checks && ((item: unknown) => checks(item as T, -1)), filter, steps: limit };
-      if (!(await waitWhileConnected(reply, pageWaits.wait(watch, seen.index, query.index, withJitter(query.waitMs))))) return reply.send();
+      if (!(await waitWhileConnected(request, reply, pageWaits.wait(watch, seen.index, query.index, withJitter(query.waitMs))))) return reply.send();
     } else if (query.index > 0 && at() <= query.index) {
       // Errors are answered at once; a successful read waits for a change or the timeout, then reads
       // again. While it waits the request keeps only the index it saw, never the page.
@@ -157,7 +161,7 @@ export async function serveList<T>(
         const { index, nextToken } = await look(signal);
         return { index, nextToken };
       });
-      if (seen.index <= query.index && !(await waitWhileConnected(reply, store.waitForChange(endpoint.table, query.index, withJitter(query.waitMs))))) {
+      if (seen.index <= query.index && !(await waitWhileConnected(request, reply, store.waitForChange(endpoint.table, query.index, withJitter(query.waitMs))))) {
         return reply.send();
       }
     }

@@ -1,12 +1,15 @@
 /**
- * `GET /v1/event/stream` on PostgreSQL over real HTTP (server/docs/events.md, "PostgreSQL"): servers on
- * 127.0.0.1 sharing one database stream each other's writes. Two servers (the bin): a stream on B
+ * What crosses servers through PostgreSQL's change feed, over real HTTP, servers on 127.0.0.1 sharing
+ * one database. The event stream (server/docs/events.md, "PostgreSQL"): servers stream each other's
+ * writes. Two servers (the bin): a stream on B
  * receives the writes made through A and through B, concurrent ones included, in index order and once,
  * with filters, topics, namespaces and B's ACL applied as a per-event evaluation of the filter selects;
  * a stream on B resumes with `index` from events written through A. A server whose notification
  * connection is killed (`pg_terminate_backend`) and kept from reconnecting (a proxy in front of the
  * database refuses its new connections) loses nothing while the writes made meanwhile stay within the
- * change log's bound; past it, its streams are cut and a resumption is told the gap.
+ * change log's bound; past it, its streams are cut and a resumption is told the gap. Blocking queries
+ * with `--blocking-queries page`: a query waiting on one server wakes for another server's write that
+ * changes its page, and only for such a write.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { connect, createServer, type Server, type Socket } from "node:net";
@@ -17,6 +20,8 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { snapshotFromData } from "../src/lists/load.js";
 import { PostgresStore } from "../src/store/postgres/index.js";
+import { DEFAULT_OPTIONS } from "../src/context.js";
+import { startServer, type RunningServer } from "../src/ops/start.js";
 import { killAll, start, stop, type Running } from "./server-process.js";
 import { EVENT_SCHEMA, metric, q, send, Stream, type Ev, type Frame, type Json } from "./support/event-streams.js";
 import { serveOn, startPostgres, type PostgresCluster, type StoreServer } from "./support/postgres.js";
@@ -286,4 +291,41 @@ describe("a server whose notification connection is lost", () => {
     expect(fresh.frames.map((f) => f.Index)).toEqual([next]);
     for (const s of [resumed, fresh]) s.destroy();
   }, 30_000);
+});
+
+describe("--blocking-queries page on PostgreSQL", () => {
+  it("a query waiting on one server wakes for another server's write that changes its page, and not for one that does not", async () => {
+    const servers: RunningServer[] = [];
+    try {
+      const database = await cluster.createDatabase("page_waits");
+      const dataFile = join(dir, "page-waits-data.json");
+      writeFileSync(dataFile, JSON.stringify({ jobs: [{ ID: "seed", Type: "service", CreateIndex: 5, ModifyIndex: 5 }], deployments: [] }));
+      for (let i = 0; i < 2; i++) servers.push(await startServer({ ...DEFAULT_OPTIONS, port: 0, opsPort: 0, dataFile, database, logLevel: "error", blockingQueries: "page" }));
+      const [a, b] = servers.map((s) => s.apiUrl) as [string, string];
+      const put = async (job: Record<string, unknown>): Promise<number> => {
+        const res = await fetch(`${a}/v1/jobs`, { method: "PUT", body: JSON.stringify({ Job: { TaskGroups: [{ Name: "g" }], ...job } }) });
+        expect(res.status).toBe(200);
+        return ((await res.json()) as { Index: number }).Index;
+      };
+      const path = `/v1/jobs?${new URLSearchParams({ filter: 'Type == "batch"' })}`;
+      const first = await fetch(`${b}${path}`);
+      const index = first.headers.get("x-svc-index")!;
+      expect(await first.text()).toBe("[]");
+      // B's event stream shows when B's feed has delivered a write (the waits take it in the same turn).
+      const feed = await Stream.open(b, q({ topic: "Job" }));
+      const waiting = fetch(`${b}${path}&index=${index}`).then(async (res) => ({ index: res.headers.get("x-svc-index"), body: await res.text() }));
+      await until("the query waits", async () => (await metric(b, "filter_server_blocking_queries_waiting")) === 1);
+      await feed.reached(await put({ ID: "svc", Type: "service" }));
+      expect(await metric(b, "filter_server_blocking_page_waits_total", { end: "changed" })).toBe(0);
+      expect(await metric(b, "filter_server_blocking_queries_waiting")).toBe(1);
+      await put({ ID: "cron", Type: "batch" });
+      const got = await waiting;
+      const fresh = await fetch(`${b}${path}`);
+      expect(got).toEqual({ index: fresh.headers.get("x-svc-index"), body: await fresh.text() });
+      expect((JSON.parse(got.body) as { ID: string }[]).map((j) => j.ID)).toEqual(["cron"]);
+      feed.destroy();
+    } finally {
+      for (const s of servers) await s.lifecycle.shutdown();
+    }
+  }, 60_000);
 });
