@@ -25,7 +25,9 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "filter-server-page-waits-"));
   const dataFile = join(dir, "data.json");
   const aclTokensFile = join(dir, "tokens.json");
-  writeFileSync(dataFile, JSON.stringify({ jobs: [], deployments: [] }));
+  // Both namespaces exist from the start: a write that creates a namespace may answer a `*` query
+  // whose page it did not change (server/docs/server.md), and no write here creates one.
+  writeFileSync(dataFile, JSON.stringify({ jobs: ["default", "prod"].map((Namespace) => ({ ID: "z", Name: "z", Namespace, Type: "system" })), deployments: [] }));
   writeFileSync(aclTokensFile, JSON.stringify(TOKENS));
   // fetch keeps its connections alive: shutdown closes them after a second, not the default ten.
   server = await startServer({ ...DEFAULT_OPTIONS, port: 0, opsPort: 0, dataFile, aclTokensFile, logLevel: "error", blockingQueries: "page", shutdownTimeoutMs: 1000 });
