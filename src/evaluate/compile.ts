@@ -262,14 +262,12 @@ function compileDisjuncts(operands: readonly Expr[], env: Env, negate: boolean):
       continue;
     }
     const group = operands.slice(i, j).map((o) => compileExpr(o, env, negate));
-    {
-      const general = junction(false, group, env);
-      const texts = operands.slice(i, j).map((o) => (o as MatchExpr).value!.text);
-      const typedString = env.root.kind === "record";
-      const fused = fastMembership(key!, texts, typedString, general.run);
-      const p = general.plan;
-      out.push(fused ? { run: fused.run, batch: fused.batch, plan: planNode(() => `${key} in {${texts.map((t) => JSON.stringify(t)).join(", ")}}`, p.cost, p.infallible, p.children) } : general);
-    }
+    const general = junction(false, group, env);
+    const texts = operands.slice(i, j).map((o) => (o as MatchExpr).value!.text);
+    const typedString = env.root.kind === "record";
+    const fused = fastMembership(key!, texts, typedString, general.run);
+    const p = general.plan;
+    out.push(fused ? { run: fused.run, batch: fused.batch, plan: planNode(() => `${key} in {${texts.map((t) => JSON.stringify(t)).join(", ")}}`, p.cost, p.infallible, p.children) } : general);
     i = j;
   }
   return out;

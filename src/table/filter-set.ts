@@ -234,7 +234,8 @@ function keyLeaf<T>(filter: SetFilter<T>, settings: FilterSettings, steps: numbe
   if (settings.maxSteps !== undefined) return undefined;
   if (steps !== undefined && levelMatches(filter.ast) > steps) return undefined;
   for (const c of conjuncts(filter.ast)) {
-    const infallible = compileAst(c, filter.expression, settings.root, settings.options).plan.infallible;
+    // An infallible conjunct holds no any/all; one that is metered (a regular expression) charges as it runs.
+    const { infallible, metered } = compileAst(c, filter.expression, settings.root, settings.options).plan;
     if (!infallible) return undefined;
     if (c.kind === "match" && c.op === "==" && c.value !== undefined) {
       const keys = c.selector.segments.map((s) => s.name);
@@ -242,21 +243,9 @@ function keyLeaf<T>(filter: SetFilter<T>, settings: FilterSettings, steps: numbe
       const stringField = path !== undefined && path.steps.every((s) => s === "field") && throughRecords(settings.root, keys) && path.type.kind === "string";
       return { leaf: c, stringField };
     }
-    if (steps !== undefined && chargesAsItRuns(c)) return undefined;
+    if (steps !== undefined && metered) return undefined;
   }
   return undefined;
-}
-
-/** True when evaluating `e` takes steps beyond the top level's charge: an `any`/`all` or a regular expression. */
-function chargesAsItRuns(e: Expr): boolean {
-  const stack: Expr[] = [e];
-  while (stack.length > 0) {
-    const x = stack.pop()!;
-    if (x.kind === "collection" || (x.kind === "match" && (x.op === "matches" || x.op === "not matches"))) return true;
-    if (x.kind === "not") stack.push(x.operand);
-    else if (x.kind === "and" || x.kind === "or") stack.push(...x.operands);
-  }
-  return false;
 }
 
 /** True when every step of `keys` from `root` reads a field of a record that is not behind a pointer. */
