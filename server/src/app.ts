@@ -82,9 +82,9 @@ export async function buildApp(ctx: ServerContext, services: AppServices): Promi
 
   const filters = services.filters ?? new FilterCache();
   const answers = services.answers ?? new AnswerCache();
-  const scheduler = services.scheduler;
+  const scheduler = storeOf(services.scheduler);
   // Blocking queries that wake only when their page changes follow the store's writes.
-  const pageWaits = ctx.options.blockingQueries === "page" ? PageWaits.follow(storeOf(scheduler)) : undefined;
+  const pageWaits = ctx.options.blockingQueries === "page" ? PageWaits.follow(scheduler) : undefined;
   app.addHook("preClose", async () => pageWaits?.releaseAll());
   app.addHook("onClose", async () => pageWaits?.stop());
   const metrics = new ServerMetrics({ filters, answers, waiting: () => scheduler.waiting + (pageWaits?.size ?? 0), storeHealth: () => ctx.storeHealth?.() });
