@@ -12,11 +12,13 @@ import { FilterCache } from "./lists/filters.js";
 import { metricsRoutes, ServerMetrics } from "./ops/metrics.js";
 import { schedulerRoutes, storeOf } from "./scheduler/index.js";
 import { PageWaits, registerPageWaitMetrics } from "./scheduler/page-waits.js";
+import { clientBounds, registerClientMetrics } from "./scheduler/clients.js";
 import { eventRoutes } from "./events/routes.js";
 import { StoreWriteError } from "./store/memory/persist.js";
 import { uiRoutes } from "./ui/index.js";
 import type { SchedulerState } from "./store/memory/state.js";
 import type { SchedulerStore } from "./store/types.js";
+import { parseJson } from "./lists/json-literals.js";
 
 export interface AppServices {
   /** The scheduler's store (a bare state is served from memory). */
@@ -50,13 +52,13 @@ export async function buildApp(ctx: ServerContext, services: AppServices): Promi
   limitHeaders(app, ctx.options.requestTimeoutMs ?? 30_000);
   monitorAwareLevel(app, ctx, level);
 
-  // Bodies are JSON whatever the Content-Type says; an empty body is `undefined`.
+  // Bodies are JSON whatever the Content-Type says (their text kept for registration's integers: json-literals.ts); an empty body is `undefined`.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", { parseAs: "string" }, (_req, body, done) => {
     const text = typeof body === "string" ? body : body.toString("utf8");
     if (text.trim() === "") return done(null, undefined);
     try {
-      done(null, JSON.parse(text));
+      done(null, parseJson(text));
     } catch (e) {
       const err = new Error(`Invalid request: ${(e as Error).message}`) as FastifyError;
       err.statusCode = 400;
@@ -84,11 +86,14 @@ export async function buildApp(ctx: ServerContext, services: AppServices): Promi
   const answers = services.answers ?? new AnswerCache();
   const scheduler = storeOf(services.scheduler);
   // Blocking queries that wake only when their page changes follow the store's writes.
-  const pageWaits = ctx.options.blockingQueries === "page" ? PageWaits.follow(scheduler) : undefined;
+  const pageWaits = ctx.options.blockingQueries === "page" ? PageWaits.follow(scheduler, ctx.options.fanoutBudget) : undefined;
+  // The loop's turns for long work and the per-client bounds, shared by the list endpoints and the event stream.
+  const bounds = clientBounds(ctx.options);
   app.addHook("preClose", async () => pageWaits?.releaseAll());
   app.addHook("onClose", async () => pageWaits?.stop());
   const metrics = new ServerMetrics({ filters, answers, waiting: () => scheduler.waiting + (pageWaits?.size ?? 0), storeHealth: () => ctx.storeHealth?.() });
   if (pageWaits !== undefined) registerPageWaitMetrics(metrics.registry, pageWaits);
+  registerClientMetrics(metrics.registry, bounds);
 
   app.addHook("onResponse", async (request, reply) => {
     // The route's pattern, never the URL: the label values stay bounded.
@@ -101,10 +106,10 @@ export async function buildApp(ctx: ServerContext, services: AppServices): Promi
 
   await app.register(compress, { global: true, threshold: 0, encodings: ["gzip", "deflate"] });
 
-  await app.register(schedulerRoutes(ctx, scheduler, filters, answers, pageWaits), { prefix: "/v1" });
+  await app.register(schedulerRoutes(ctx, scheduler, filters, answers, pageWaits, bounds), { prefix: "/v1" });
   await app.register(metricsRoutes(metrics), { prefix: "/v1" });
   // GET /v1/event/stream: the store's committed writes as events (server/docs/events.md).
-  await app.register(eventRoutes(ctx, scheduler, filters, metrics.registry), { prefix: "/v1" });
+  await app.register(eventRoutes(ctx, scheduler, filters, bounds, metrics.registry), { prefix: "/v1" });
   await app.register(agentRoutes(ctx), { prefix: "/v1/agent" });
   await app.register(runsRoutes(ctx), { prefix: "/api/v2" });
   // The filter playground: a page that checks filters as they are typed and runs them here.

@@ -29,6 +29,18 @@ export interface ServerOptions {
   gossipKey?: string;
   /** Evaluation steps a list request's filter may spend on one item. */
   filterBudget?: number;
+  /** Evaluation steps a list request's filter may spend over every item it reads. */
+  requestBudget?: number;
+  /**
+   * Evaluation steps one event may cost across every event stream's filter (each stream gets this
+   * divided by `eventStreams`), and one changed item across the filters of waiting blocking queries of
+   * `--blocking-queries page` (each gets this divided by their number).
+   */
+  fanoutBudget?: number;
+  /** Event streams one client (token, else address) may hold open; 0: no bound. */
+  eventStreamsPerClient?: number;
+  /** Blocking queries one client (token, else address) may have waiting; 0: no bound. */
+  blockingQueriesPerClient?: number;
   /** The ACL check before the filter (`acl-first`, the default) or after it, as the scheduler orders them (`nomad`). */
   filterOrder?: CheckOrder;
   /**
@@ -112,6 +124,8 @@ export const DEFAULT_OPTIONS: ServerOptions = {
   datacenter: "dc1",
   nodeName: "filter-server",
   filterBudget: 1_000_000,
+  requestBudget: 100_000_000,
+  fanoutBudget: 1_000_000,
   requestTimeoutMs: 30_000,
   shutdownTimeoutMs: 10_000,
   answerBytesInFlight: 512 * 1024 * 1024,

@@ -28,6 +28,11 @@ Options:
   --log-level LEVEL                trace, debug, info, warn or error (default info)
   --filter-budget STEPS            evaluation steps a list request's filter may spend on one item, one per
                                    match test and per element of any/all (default 1000000); past it: 400
+  --request-budget STEPS           evaluation steps a list request's filter may spend over all the items it reads
+                                   (default 100000000); past it: 400
+  --fanout-budget STEPS            evaluation steps one event may cost across all event streams' filters (each gets
+                                   STEPS / --event-streams), and one changed item across the filters of waiting
+                                   blocking queries of --blocking-queries page (default 1000000)
   --filter-order acl-first|nomad   the ACL check before the filter (default: the filter never sees what the
                                    token may not read), or after it as the scheduler does (leaks through errors)
   --blocking-queries index|page    a list's blocking query answers after any write to its table (default, as the
@@ -41,6 +46,9 @@ Options:
   --event-buffer N                 events GET /v1/event/stream keeps for resuming with index (default 4096)
   --event-heartbeat DUR            a quiet event stream gets a {} heartbeat every DUR (default 10s)
   --event-streams N                event streams open at once; past it a new one is 503 (default 256)
+  --event-streams-per-client N     event streams one client (its ACL token, else its address) may hold open; past
+                                   it a new one is 429 (default 64; 0: no bound)
+  --blocking-queries-per-client N  blocking queries one client may have waiting; past it 429 (default 512; 0: none)
   --event-stream-memory SIZE       bytes an event stream's connection may hold unsent before it is cut
                                    (default 1MiB)
   --encrypt KEY                    gossip key shared by the servers (base64 of 16, 24 or 32 bytes; also
@@ -89,6 +97,10 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
         "node-name": { type: "string" },
         "log-level": { type: "string" },
         "filter-budget": { type: "string" },
+        "request-budget": { type: "string" },
+        "fanout-budget": { type: "string" },
+        "event-streams-per-client": { type: "string" },
+        "blocking-queries-per-client": { type: "string" },
         "request-timeout": { type: "string" },
         "shutdown-timeout": { type: "string" },
         "answer-memory": { type: "string" },
@@ -141,12 +153,17 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
     given.logLevel = level;
   }
   if (v.encrypt !== undefined) given.gossipKey = gossipKey("--encrypt", v.encrypt);
-  if (v["filter-budget"] !== undefined) {
-    const text = v["filter-budget"];
-    if (!/^\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) {
-      throw new UsageError(`--filter-budget: expected a positive number of steps, got "${text}"`);
-    }
-    given.filterBudget = Number(text);
+  for (const [flag, key] of [["filter-budget", "filterBudget"], ["request-budget", "requestBudget"], ["fanout-budget", "fanoutBudget"]] as const) {
+    const text = v[flag];
+    if (text === undefined) continue;
+    if (!/^\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) throw new UsageError(`--${flag}: expected a positive number of steps, got "${text}"`);
+    given[key] = Number(text);
+  }
+  for (const [flag, key] of [["event-streams-per-client", "eventStreamsPerClient"], ["blocking-queries-per-client", "blockingQueriesPerClient"]] as const) {
+    const text = v[flag];
+    if (text === undefined) continue;
+    if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) throw new UsageError(`--${flag}: expected a number (0: no bound), got "${text}"`);
+    given[key] = Number(text);
   }
   if (v["filter-order"] !== undefined) {
     const order = v["filter-order"];

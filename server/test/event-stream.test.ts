@@ -335,9 +335,9 @@ describe("bounds", () => {
   });
 
   it("a stream replaying the buffer slower than writes drop it is cut (lagged) rather than skipping events", async () => {
-    // 180 events (60 writes of one big job: its entry, the cancelled and the new deployment), about
-    // 7 MB: more than the kernel's buffers of a connection take.
-    const server = await start({ eventBuffer: 180, eventHeartbeatMs: 60_000, eventStreamBytes: 64 * 1024 * 1024 });
+    // 60 writes of one big job (its entry, the cancelled and the new deployment), about 7 MB: more than
+    // the kernel's buffers of a connection take.
+    const server = await start({ eventBuffer: 60, eventHeartbeatMs: 60_000, eventStreamBytes: 64 * 1024 * 1024 });
     const base = server.apiUrl;
     for (let i = 0; i < 60; i++) await register(base, big("lag", (i % 5) + 1));
     // It replays from the start until the connection's buffers are full, then waits for them to drain.

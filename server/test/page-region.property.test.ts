@@ -74,7 +74,7 @@ function requestOf(world: World, c: ListCase, order: CheckOrder) {
   };
   const read = async (store: MemoryStore): Promise<StorePage<unknown> | "error"> => {
     try {
-      return await store.readPage({ endpoint, query, filter, matches, allowed, readable, order, pause: () => false });
+      return await store.readPage({ endpoint, query, filter, matches, allowed, readable, order, pause: () => false, turn: () => Promise.resolve() });
     } catch (e) {
       if ((e as Error).name === "FilterEvaluationError" || e instanceof BadRequest) return "error";
       throw e;

@@ -61,11 +61,12 @@ describe("a scan of the embedded store while writes land in its pauses", () => {
             endpoint: jobsEndpoint,
             query: { namespace: "*", prefix: "", perPage: 0, nextToken: "", reverse },
             filter,
-            matches: evaluator(filter, 1_000_000, { steps: 0 }),
+            matches: evaluator(filter, { item: 1_000_000, request: Infinity }, { steps: 0, items: 0 }),
             allowed: undefined,
             readable: null,
             order: "acl-first",
             pause,
+            turn: () => new Promise((resolve) => setImmediate(resolve)),
           });
         // A read builds the filter's columns; a write then leaves them room to grow in place (so that the
         // scan's writes move codes under it).

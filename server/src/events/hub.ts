@@ -4,6 +4,7 @@
  * `match` per event answers for every stream (each filter indexed by its leading equality).
  */
 import { FilterEvaluationError, FilterSet } from "filter-expr";
+import type { Turns } from "../turns.js";
 import type { Commit } from "../store/types.js";
 import { eventsOf, type RecordedEvent } from "./records.js";
 import { IndexRing } from "../store/index-ring.js";
@@ -14,24 +15,35 @@ import type { EndReason, EventStream } from "./stream.js";
 
 /** Counts for the metrics (`events/metrics.ts`). */
 export interface HubCounts {
-  /** Events made by writes. */
-  published: number;
+  /**
+   * Writes published. Not their events: how many events a write makes depends on what it holds (a
+   * service job's deployments), in namespaces a reader may not see; the number of writes is what
+   * every table's index shows anyway.
+   */
+  writes: number;
   /** Streams opened. */
   opened: number;
   /** Streams ended, by reason. */
   ended: Record<EndReason, number>;
   /** Streams refused by the bound on open streams. */
   refused: number;
-  /** Filter evaluations run (the set's index spares the others). */
+  /** Filter evaluations run on events their stream's token may read (the set's index spares the others). */
   evaluations: number;
-  /** Events a stream's filter failed on (not sent to it), by reason. */
-  failed: { evaluation: number; budget: number };
+  /** Events a stream's filter failed on (not sent to it); one that ran out of its steps ends the stream instead (`ended.expensive`). */
+  failed: { evaluation: number };
 }
 
+/** A replay yields its turn after this long (see `Turns`), so that other work runs between its slices. */
+const REPLAY_SLICE_MS = 4;
+
 export class EventHub {
-  /** The latest writes' events (weighed by events), for streams that resume from an index. */
+  /**
+   * The latest writes' events, for streams that resume from an index. Bounded by writes, not events:
+   * where it starts (`X-Svc-Event-Gap`) then depends only on the number of writes, never on what
+   * writes a reader may not see hold.
+   */
   readonly ring: IndexRing<EventBatch>;
-  readonly counts: HubCounts = { published: 0, opened: 0, ended: { closed: 0, slow: 0, lagged: 0, shutdown: 0 }, refused: 0, evaluations: 0, failed: { evaluation: 0, budget: 0 } };
+  readonly counts: HubCounts = { writes: 0, opened: 0, ended: { closed: 0, slow: 0, lagged: 0, expensive: 0, shutdown: 0 }, refused: 0, evaluations: 0, failed: { evaluation: 0 } };
   /** Every open stream (replaying or live). */
   readonly #streams = new Set<EventStream>();
   /** Live streams with a filter, under one filter set. */
@@ -41,9 +53,16 @@ export class EventHub {
   #closed = false;
   #index: number;
 
-  /** `startIndex`: where the store's feed starts (events up to it were never made). */
-  constructor(capacity: number, startIndex: number) {
-    this.ring = new IndexRing<EventBatch>(capacity, startIndex, (batch) => batch.events.length);
+  /**
+   * `capacity`: writes kept for resumption; `startIndex`: where the store's feed starts (events up to it
+   * were never made); `turns`: the loop's turns that replays take in slices.
+   */
+  constructor(
+    capacity: number,
+    startIndex: number,
+    private readonly turns: Turns,
+  ) {
+    this.ring = new IndexRing<EventBatch>(capacity, startIndex, () => 1);
     this.#index = startIndex;
   }
 
@@ -67,7 +86,7 @@ export class EventHub {
     const batch = eventsOf(commit);
     this.ring.push(batch);
     this.#index = batch.index;
-    this.counts.published += batch.events.length;
+    this.counts.writes++;
     if (this.#filtered.size === 0 && this.#plain.size === 0) return;
     const out = new Map<EventStream, RecordedEvent[]>();
     const add = (stream: EventStream, e: RecordedEvent): void => {
@@ -77,14 +96,13 @@ export class EventHub {
     };
     for (const e of batch.events) {
       if (this.#filtered.size > 0) {
-        const { matched, failed, evaluated } = this.#filtered.match(e.event);
-        this.counts.evaluations += evaluated;
-        for (const f of failed) this.#failure(f.error);
+        const { matched, failed } = this.#filtered.match(e.event);
+        for (const f of failed) this.#failure(f.key, batch.index, f.error);
         for (const stream of matched) add(stream, e);
       }
       for (const stream of this.#plain) if (admits(stream.admission, e.event)) add(stream, e);
     }
-    for (const [stream, events] of out) if (batch.index > stream.cursor) stream.send(batch.index, events);
+    for (const [stream, events] of out) if (batch.index > stream.cursor && !stream.ended) stream.send(batch.index, events);
   }
 
   /**
@@ -128,15 +146,26 @@ export class EventHub {
     for (const stream of [...this.#streams]) stream.end();
   }
 
+  /**
+   * Sends the buffered writes above the stream's cursor, in slices of `REPLAY_SLICE_MS` that take their
+   * turns with other long work (its client's share), then makes it live. The last slice reads the
+   * buffer to its end and switches in the same turn, so no write is missed or sent twice.
+   */
   #replay(stream: EventStream): void {
+    const started = performance.now();
     for (;;) {
       if (stream.ended) return;
       // Writes after the cursor were dropped from the buffer before this stream read them.
       if (stream.cursor < this.ring.floor) return stream.cut("lagged");
       const batch = this.ring.after(stream.cursor);
       if (batch === undefined) break;
+      if (performance.now() - started >= REPLAY_SLICE_MS) {
+        this.turns.next(stream.client).then(() => this.#replay(stream), () => undefined);
+        return;
+      }
       stream.cursor = batch.index;
-      const events = batch.events.filter((e) => this.#selects(stream, e.event));
+      const events = batch.events.filter((e) => this.#selects(stream, batch.index, e.event));
+      if (stream.ended) return;
       if (events.length > 0 && !stream.send(batch.index, events)) {
         stream.onDrain(() => this.#replay(stream));
         return;
@@ -148,20 +177,30 @@ export class EventHub {
   }
 
   /** The stream's answer on one event outside the set (replay): its failure is no match. */
-  #selects(stream: EventStream, event: StreamEvent): boolean {
+  #selects(stream: EventStream, index: number, event: StreamEvent): boolean {
+    if (stream.ended) return false;
     if (stream.filter === undefined) return admits(stream.admission, event);
     // As in the set's `match`: the guarded filter checks the admission before the filter.
-    this.counts.evaluations++;
     try {
       return stream.filter.evaluate(event);
     } catch (e) {
       if (!(e instanceof FilterEvaluationError)) throw e;
-      this.#failure(e);
+      this.#failure(stream, index, e);
       return false;
     }
   }
 
-  #failure(e: FilterEvaluationError): void {
-    this.counts.failed[e.code === "too-expensive" ? "budget" : "evaluation"]++;
+  /**
+   * A stream's filter failed on the event of write `index`: the event is skipped, or, when the filter
+   * ran out of its steps, the stream ends with an error frame saying so (it would cost its share of
+   * every write's fan-out again).
+   */
+  #failure(stream: EventStream, index: number, e: FilterEvaluationError): void {
+    if (e.code !== "too-expensive") {
+      this.counts.failed.evaluation++;
+      return;
+    }
+    const steps = stream.filter?.steps ?? 0;
+    stream.fail(`event stream ended at index ${index}: ${e.summary} (${steps} steps per event, this stream's share of the fan-out budget) at ${e.line}:${e.column}`);
   }
 }

@@ -44,5 +44,10 @@ export function frameOf(index: number, events: readonly RecordedEvent[]): string
   return `{"Index":${index},"Events":[${events.map((e) => e.json).join(",")}]}\n`;
 }
 
+/** The last frame of a stream that the server ends for a reason of the stream's own: `{"Error": message}` and a newline. */
+export function errorFrame(message: string): string {
+  return `${JSON.stringify({ Error: message })}\n`;
+}
+
 /** The heartbeat frame. */
 export const HEARTBEAT = "{}\n";

@@ -13,6 +13,7 @@ import { BUSY_RETRY_AFTER_S } from "../scheduler/answers.js";
 import { PERMISSION_DENIED, checkRegion, readAccess } from "../scheduler/list.js";
 import type { Query } from "../scheduler/query.js";
 import { sendBusy, sendText } from "../scheduler/respond.js";
+import { CLIENT_RETRY_AFTER_S, clientOf, type ClientBounds } from "../scheduler/clients.js";
 import { storeOf } from "../scheduler/index.js";
 import type { SchedulerState } from "../store/memory/state.js";
 import type { SchedulerStore } from "../store/types.js";
@@ -30,16 +31,28 @@ export const EVENT_STREAMS = 256;
 export const EVENT_STREAM_BYTES = 1024 * 1024;
 
 /**
+ * The steps each stream's filter may spend on one event: its share of the fan-out budget (the budget
+ * over the bound on open streams, so that one event costs at most the fan-out budget whatever the
+ * streams), at most the per-item budget.
+ */
+export function streamSteps(options: ServerContext["options"]): number {
+  const fanout = options.fanoutBudget ?? 1_000_000;
+  const streams = options.eventStreams ?? EVENT_STREAMS;
+  return Math.max(1, Math.min(options.filterBudget ?? 1_000_000, Math.floor(fanout / streams)));
+}
+
+/**
  * The event stream's route, its hub (subscribed to the store's writes from registration on, so that
  * the buffer holds the events since the server started), its metrics in `registry`, and its end at
- * shutdown: fastify's `preClose` ends every stream cleanly before the listener closes.
+ * shutdown: fastify's `preClose` ends every stream cleanly before the listener closes. Replays take
+ * their turns of the loop in `bounds.turns`; a client holds at most `bounds.streams` streams.
  */
-export function eventRoutes(ctx: ServerContext, storeOrState: SchedulerStore | SchedulerState, filters: FilterCache, registry?: Registry): FastifyPluginAsync {
+export function eventRoutes(ctx: ServerContext, storeOrState: SchedulerStore | SchedulerState, filters: FilterCache, bounds: ClientBounds, registry?: Registry): FastifyPluginAsync {
   const store = storeOf(storeOrState);
   return async (app) => {
     const { options } = ctx;
     // The feed's start, read in the same turn as the subscription: no write falls between.
-    const hub = new EventHub(options.eventBuffer ?? EVENT_BUFFER, store.feedIndex);
+    const hub = new EventHub(options.eventBuffer ?? EVENT_BUFFER, store.feedIndex, bounds.turns);
     const unsubscribe = store.onCommit(
       (commit) => {
         // A write is committed whatever happens here: a failure is logged, never the write's.
@@ -60,7 +73,7 @@ export function eventRoutes(ctx: ServerContext, storeOrState: SchedulerStore | S
 
     const limits = { heartbeatMs: options.eventHeartbeatMs ?? EVENT_HEARTBEAT_MS, maxBytes: options.eventStreamBytes ?? EVENT_STREAM_BYTES };
     const maxStreams = options.eventStreams ?? EVENT_STREAMS;
-    const budget = options.filterBudget ?? 1_000_000;
+    const steps = streamSteps(options);
 
     app.get("/event/stream", async (request, reply) => {
       let query: StreamQuery;
@@ -87,6 +100,9 @@ export function eventRoutes(ctx: ServerContext, storeOrState: SchedulerStore | S
         hub.refuse();
         return sendBusy(reply, BUSY_RETRY_AFTER_S, `${maxStreams} event streams are open, as many as this server serves at once; retry later`);
       }
+      const client = clientOf(ctx, request);
+      const release = bounds.streams.take(client);
+      if (release === undefined) return sendBusy(reply, CLIENT_RETRY_AFTER_S, bounds.streams.message, 429);
 
       const admission: Admission = { readable, namespace: query.namespace, topics: query.topics };
       const headers: Record<string, string> = {
@@ -107,8 +123,13 @@ export function eventRoutes(ctx: ServerContext, storeOrState: SchedulerStore | S
       res.writeHead(200, headers);
       res.flushHeaders();
       closeWhenStalled(res, options.stallTimeoutMs ?? STALL_TIMEOUT_MS);
-      const guarded = filter && guardedFilter(filter, admission, budget);
-      hub.open(new EventStream(res, admission, guarded, from, limits, (stream, reason) => hub.ended(stream, reason)));
+      const guarded = filter && guardedFilter(filter, admission, steps, hub.counts);
+      hub.open(
+        new EventStream(res, client, admission, guarded, from, limits, (stream, reason) => {
+          release();
+          hub.ended(stream, reason);
+        }),
+      );
       return reply;
     });
   };

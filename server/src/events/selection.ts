@@ -37,16 +37,19 @@ export interface GuardedFilter {
 
 /**
  * The stream's filter behind its admission: false without evaluating the filter when the admission
- * refuses the event, else the filter's answer with `limit` evaluation steps (`--filter-budget`, a fresh
- * budget per event). An evaluation error (or a budget run out) throws `FilterEvaluationError`. Where
- * the filter is false by its key leaf, so is this: `FilterSet` indexes the compiled filter and runs this.
+ * refuses the event, else the filter's answer with `steps` evaluation steps (a fresh budget per event),
+ * counted in `counts.evaluations` (only evaluations past the admission are counted: the count never
+ * depends on an event the token may not read). An evaluation error (or a budget run out) throws
+ * `FilterEvaluationError`. Where the filter is false by its key leaf, so is this: `FilterSet` indexes
+ * the compiled filter and runs this.
  */
-export function guardedFilter(filter: ItemFilter, admission: Admission, limit: number): GuardedFilter {
-  const budget: EvaluationBudget = { steps: limit };
+export function guardedFilter(filter: ItemFilter, admission: Admission, steps: number, counts: { evaluations: number }): GuardedFilter {
+  const budget: EvaluationBudget = { steps };
   const evaluate = (event: StreamEvent): boolean => {
     if (!admits(admission, event)) return false;
-    budget.steps = limit;
+    counts.evaluations++;
+    budget.steps = steps;
     return filter.evaluate(event, budget);
   };
-  return { compiled: filter, evaluate, steps: limit };
+  return { compiled: filter, evaluate, steps };
 }

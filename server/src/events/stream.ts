@@ -1,7 +1,8 @@
 /** One open event stream: its connection, what it writes, and how it ends. */
 import type { ServerResponse } from "node:http";
 import type { GuardedFilter, Admission } from "./selection.js";
-import { frameOf, HEARTBEAT, type RecordedEvent } from "./records.js";
+import { errorFrame, frameOf, HEARTBEAT, type RecordedEvent } from "./records.js";
+import type { ClientKey } from "../turns.js";
 
 /** The bounds of one stream. */
 export interface StreamLimits {
@@ -14,9 +15,10 @@ export interface StreamLimits {
 /**
  * Why a stream ended: its client went away (or its connection was closed for making no progress),
  * it fell past `maxBytes` behind (`slow`), the buffer dropped events it had not sent yet while it
- * replayed or the store's feed lost writes (`lagged`), or the server shut down.
+ * replayed or the store's feed lost writes (`lagged`), its filter ran out of its share of the fan-out
+ * budget on an event (`expensive`: ended with an error frame), or the server shut down.
  */
-export type EndReason = "closed" | "slow" | "lagged" | "shutdown";
+export type EndReason = "closed" | "slow" | "lagged" | "expensive" | "shutdown";
 
 /**
  * A stream's response: frames (`{"Index": N, "Events": [...]}`) and heartbeats (`{}`), one per line.
@@ -33,6 +35,8 @@ export class EventStream {
 
   constructor(
     private readonly res: ServerResponse,
+    /** Who opened it (its share of the loop's turns while it replays). */
+    readonly client: ClientKey,
     /** The ACL, namespace and topic checks. */
     readonly admission: Admission,
     /** The filter behind the admission, when the request has one. */
@@ -68,6 +72,15 @@ export class EventStream {
   /** Ends the response cleanly (shutdown): every frame written so far reaches the client. */
   end(): void {
     if (this.#finish("shutdown")) this.res.end();
+  }
+
+  /**
+   * Ends the stream with a last frame `{"Error": message}` (after every frame written so far) and a
+   * clean end of the response: the client reads why its stream ended.
+   */
+  fail(message: string): void {
+    if (!this.#finish("expensive")) return;
+    this.res.end(errorFrame(message));
   }
 
   /** Cuts the connection at once (a reset). */

@@ -129,32 +129,49 @@ export class FilterCache {
   }
 }
 
+/** The budgets of a list request's filter: steps for one item (`--filter-budget`), and for all of them (`--request-budget`). */
+export interface RequestBudgets {
+  readonly item: number;
+  readonly request: number;
+}
+
+/** What a request's filter has spent so far: evaluation steps, over how many items. */
+export interface Work {
+  steps: number;
+  items: number;
+}
+
 /**
- * Wraps a filter so an evaluation error becomes the 400 that ends the page. Each item has `limit` steps
- * of its own (one budget, reset before each item); the steps it took are added to `work`. When an item
- * runs out, the 400 says "filter too expensive" with the position of the outermost any/all being
- * iterated.
+ * Wraps a filter so an evaluation error becomes the 400 that ends the page. Each item has
+ * `budgets.item` steps of its own (one budget, reset before each item), and never more than what is
+ * left of `budgets.request` for the whole request; the steps it took are added to `work`. When an item
+ * runs out, the 400 says "filter too expensive" with the budget that ran out and the position of the
+ * outermost any/all being iterated.
  */
-export function evaluator<T>(filter: ItemFilter | undefined, limit: number, work: { steps: number }, counts?: FilterCache["failed"]): ((item: T) => boolean) | undefined {
+export function evaluator<T>(filter: ItemFilter | undefined, budgets: RequestBudgets, work: Work, counts?: FilterCache["failed"]): ((item: T) => boolean) | undefined {
   if (filter === undefined) return undefined;
-  const budget: EvaluationBudget = { steps: limit };
+  const budget: EvaluationBudget = { steps: 0 };
   return (item: T) => {
-    budget.steps = limit;
+    const left = budgets.request - work.steps;
+    const allowance = Math.max(0, Math.min(budgets.item, left));
+    budget.steps = allowance;
+    work.items++;
     try {
       return filter.evaluate(item, budget);
     } catch (e) {
-      throw pageError(e, limit, counts);
+      const spent = allowance < budgets.item ? `${budgets.request} steps for the request, spent over ${work.items} items` : `${budgets.item} steps per item`;
+      throw pageError(e, spent, counts);
     } finally {
-      work.steps += limit - budget.steps;
+      work.steps += allowance - Math.max(0, budget.steps);
     }
   };
 }
 
-/** The 400 that an evaluation error ends a page with (other errors pass through). */
-function pageError(e: unknown, limit: number, counts?: FilterCache["failed"]): unknown {
+/** The 400 that an evaluation error ends a page with (other errors pass through); `spent` names the budget that ran out. */
+function pageError(e: unknown, spent: string, counts?: FilterCache["failed"]): unknown {
   if (!(e instanceof FilterEvaluationError)) return e;
   if (counts !== undefined) counts[e.code === "too-expensive" ? "budget" : "evaluation"]++;
-  if (e.code === "too-expensive") return new BadRequest(`failed to read result page: ${e.summary} (${limit} steps per item) at ${e.line}:${e.column}`);
+  if (e.code === "too-expensive") return new BadRequest(`failed to read result page: ${e.summary} (${spent}) at ${e.line}:${e.column}`);
   return new BadRequest(`failed to read result page: ${e.message}`);
 }
 
@@ -184,7 +201,7 @@ export function rowEvaluator(test: (row: number) => boolean, counts?: FilterCach
     try {
       return test(row);
     } catch (e) {
-      throw pageError(e, 0, counts);
+      throw pageError(e, "", counts);
     }
   };
 }

@@ -11,6 +11,7 @@ import { sendJson, sendText, setMeta } from "./respond.js";
 import { LIST_ENDPOINTS, type ListEndpoint } from "../lists/endpoints.js";
 import type { SchedulerStore } from "../store/types.js";
 import type { PageWaits } from "./page-waits.js";
+import { clientBounds, type ClientBounds } from "./clients.js";
 import { MemoryStore } from "../store/memory/index.js";
 import { SchedulerState } from "../store/memory/state.js";
 
@@ -25,11 +26,19 @@ export function storeOf(storeOrState: SchedulerStore | SchedulerState): Schedule
  * GET, PUT and POST /v1/jobs and GET /v1/deployments (registered at prefix /v1); with `pageWaits`, a
  * list's blocking query waits for its page to change (`--blocking-queries page`).
  */
-export function schedulerRoutes(ctx: ServerContext, storeOrState: SchedulerStore | SchedulerState, filters = new FilterCache(), answers = new AnswerCache(), pageWaits?: PageWaits): FastifyPluginAsync {
-  const store = storeOf(storeOrState);
+export function schedulerRoutes(
+  ctx: ServerContext,
+  storeOrState: SchedulerStore | SchedulerState,
+  filters = new FilterCache(),
+  answers = new AnswerCache(),
+  pageWaits?: PageWaits,
+  bounds: ClientBounds = clientBounds(ctx.options),
+): FastifyPluginAsync {
+  const services = { store: storeOf(storeOrState), filters, answers, bounds, pageWaits };
+  const { store } = services;
   return async (app) => {
     for (const endpoint of LIST_ENDPOINTS) {
-      app.get(endpoint.path, (request, reply) => serveList(ctx, store, filters, answers, endpoint as ListEndpoint<unknown>, request, reply, pageWaits));
+      app.get(endpoint.path, (request, reply) => serveList(ctx, services, endpoint as ListEndpoint<unknown>, request, reply));
     }
 
     app.route({

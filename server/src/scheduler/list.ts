@@ -4,7 +4,7 @@ import { TokenAcl } from "../acl.js";
 import type { Answer, AnswerCache } from "./answers.js";
 import { ANSWER_BYTES_IN_FLIGHT, AnswersBusy, BUSY_RETRY_AFTER_S, encodeAnswer, sendAnswer } from "./answers.js";
 import type { ListEndpoint } from "../lists/endpoints.js";
-import type { FilterCache } from "../lists/filters.js";
+import type { FilterCache, Work } from "../lists/filters.js";
 import { evaluator } from "../lists/filters.js";
 import type { ListQuery, Query } from "./query.js";
 import { parseListQuery, withJitter } from "./query.js";
@@ -13,8 +13,8 @@ import { sendBusy, sendText, setMeta } from "./respond.js";
 import { STALL_TIMEOUT_MS } from "../ops/connections.js";
 import type { SchedulerStore, StorePage } from "../store/types.js";
 import { PageRegion } from "../lists/page-region.js";
-import { checksOf } from "../lists/paginate.js";
 import type { PageWaits } from "./page-waits.js";
+import { CLIENT_RETRY_AFTER_S, clientOf, type ClientBounds } from "./clients.js";
 
 export const PERMISSION_DENIED = "Permission denied";
 
@@ -51,14 +51,15 @@ export function readAccess(ctx: ServerContext, request: FastifyRequest, namespac
 /**
  * A scan's slices: it yields to the event loop after `SLICE_MS` of work, the clock read every
  * `CHECK_ITEMS` items or `CHECK_STEPS` evaluation steps (one item may cost up to a whole budget); the
- * clock restarts when the scan resumes. Ten scans at once hold the loop about 40 ms a turn.
+ * clock restarts when the scan resumes. One slice runs per turn of the loop (`Turns`), whatever the
+ * number of scans: a turn holds the loop about `SLICE_MS` (plus one item).
  */
 const SLICE_MS = 4;
 const CHECK_ITEMS = 64;
 const CHECK_STEPS = 10_000;
 
 /** The `pause` of a scan whose filter adds its steps to `work` (see `SLICE_MS`). */
-function slicer(work: { steps: number }): () => boolean {
+function slicer(work: Work): () => boolean {
   let items = 0;
   let steps = 0;
   let started = -1;
@@ -75,15 +76,29 @@ function slicer(work: { steps: number }): () => boolean {
 
 /**
  * Waits for `wait` to end; a client that leaves cancels it, and one that left before the wait began
- * (while its first read ran) does not wait at all. False when the client has gone.
+ * (while its first read ran) does not wait at all. The wait holds one of the client's blocking-query
+ * slots (`release` gives it back). False when the client has gone.
  */
-async function waitWhileConnected(request: FastifyRequest, reply: FastifyReply, wait: { done: Promise<unknown>; cancel(): void }): Promise<boolean> {
+async function waitWhileConnected(request: FastifyRequest, reply: FastifyReply, wait: { done: Promise<unknown>; cancel(): void }, release: () => void): Promise<boolean> {
   const onClose = (): void => wait.cancel();
   reply.raw.once("close", onClose);
   if (request.signal.aborted || reply.raw.destroyed) wait.cancel();
-  await wait.done;
-  reply.raw.off("close", onClose);
+  try {
+    await wait.done;
+  } finally {
+    release();
+    reply.raw.off("close", onClose);
+  }
   return !(request.signal.aborted || reply.raw.destroyed);
+}
+
+/** What the list endpoints serve from: the store, the compiled filters, the shared answers, the per-client bounds and (with `--blocking-queries page`) the page waits. */
+export interface ListServices {
+  readonly store: SchedulerStore;
+  readonly filters: FilterCache;
+  readonly answers: AnswerCache;
+  readonly bounds: ClientBounds;
+  readonly pageWaits: PageWaits | undefined;
 }
 
 /** Everything that decides a page besides the state: the key of a shared answer. */
@@ -96,20 +111,15 @@ function answerKey(query: ListQuery, readable: ReadonlySet<string> | null): stri
  * GET of a list endpoint with every convention: parameters (400 on a bad one), region, ACL (403),
  * `filter` with `prefix` (400), the cached compiled filter (400 on a syntax or type error), pagination,
  * blocking on `index`/`wait`, `pretty` and the meta headers. The filter's evaluation budget
- * (`--filter-budget`) is one per item: work that grows with a list's length is never refused, a filter
- * that explodes on one item is. Pages are computed in slices across event-loop turns and shared by
- * requests that ask the same page of the same state (`answers`); large ones are streamed.
+ * (`--filter-budget`) is one per item, and the request's (`--request-budget`) bounds them all: a list's
+ * length is never refused for a filter of ordinary cost, a filter that explodes on one item, or whose
+ * items cost far more than an ordinary filter's, is. Pages are computed in slices, in the turns of the
+ * loop their client's share gives them (`Turns`), and shared by requests that ask the same page of the
+ * same state (`answers`); large ones are streamed. A blocking query holds one of its client's
+ * `--blocking-queries-per-client` slots while it waits (past them: 429).
  */
-export async function serveList<T>(
-  ctx: ServerContext,
-  store: SchedulerStore,
-  filters: FilterCache,
-  answers: AnswerCache,
-  endpoint: ListEndpoint<T>,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  pageWaits?: PageWaits,
-): Promise<FastifyReply> {
+export async function serveList<T>(ctx: ServerContext, services: ListServices, endpoint: ListEndpoint<T>, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const { store, filters, answers, bounds, pageWaits } = services;
   let query: ListQuery;
   try {
     query = parseListQuery(request.query as Query);
@@ -126,7 +136,7 @@ export async function serveList<T>(
     if (query.filter !== "" && query.prefix !== "") {
       throw new BadRequest("Filter expression cannot be used with other filter parameters");
     }
-    const limit = ctx.options.filterBudget ?? 1_000_000;
+    const budgets = { item: ctx.options.filterBudget ?? 1_000_000, request: ctx.options.requestBudget ?? 100_000_000 };
     const filter = query.filter === "" ? undefined : filters.get(endpoint.schema, query.filter);
     const allowed = readable === null ? undefined : (item: T) => readable.has(endpoint.namespaceOf(item));
     const order = ctx.options.filterOrder ?? "acl-first";
@@ -134,36 +144,44 @@ export async function serveList<T>(
     const bound = ctx.options.answerBytesInFlight ?? ANSWER_BYTES_IN_FLIGHT;
     if (answers.inFlight.over(bound)) return sendBusy(reply, BUSY_RETRY_AFTER_S, new AnswersBusy(bound).message);
     const key = answerKey(query, readable);
-    /** Reads the page of the current state; the filter has `limit` steps for each item. */
+    const client = clientOf(ctx, request);
+    /** Reads the page of the current state; the filter has its budgets, the scan its client's turns. */
     const look = async (signal: AbortSignal): Promise<StorePage<T>> => {
-      const work = { steps: 0 };
-      const matches = evaluator<T>(filter, limit, work, filters.failed);
+      const work: Work = { steps: 0, items: 0 };
+      const matches = evaluator<T>(filter, budgets, work, filters.failed);
       const pause = slicer(work);
-      return store.readPage({ endpoint, query, filter, matches, failed: filters.failed, allowed, readable, order, pause, signal });
+      const turn = (): Promise<void> => bounds.turns.next(client, signal);
+      return store.readPage({ endpoint, query, filter, matches, failed: filters.failed, allowed, readable, order, pause, turn, signal });
     };
     // Reads are shared by the requests that ask the same page of the same state; a shared read runs
     // under its own signal (aborted once every request sharing it has gone).
     const at = (): number => store.indexOf(endpoint.table);
-    if (query.index > 0 && pageWaits !== undefined) {
-      // Waits until a write changes this page (`--blocking-queries page`): errors are answered at once.
-      const seen = await answers.probe(endpoint.table, at(), key, request.signal, async (signal) => {
-        const page = await look(signal);
-        return { index: page.index, nextToken: page.nextToken, region: new PageRegion(page.walk, page) as PageRegion<unknown> };
-      });
-      const budgeted = filter && ((item: T) => filter.evaluate(item, { steps: limit }));
-      const checks = checksOf<T>({ matches: budgeted, allowed, order });
-      const watch = { table: endpoint.table, region: seen.region!, check: checks && ((item: unknown) => checks(item as T, -1)), filter, steps: limit };
-      if (!(await waitWhileConnected(request, reply, pageWaits.wait(watch, seen.index, query.index, withJitter(query.waitMs))))) return reply.send();
-    } else if (query.index > 0 && at() <= query.index) {
-      // Errors are answered at once; a successful read waits for a change or the timeout, then reads
-      // again. While it waits the request keeps only the index it saw, never the page.
-      const seen = await answers.probe(endpoint.table, at(), key, request.signal, async (signal) => {
-        const { index, nextToken } = await look(signal);
-        return { index, nextToken };
-      });
-      if (seen.index <= query.index && !(await waitWhileConnected(request, reply, store.waitForChange(endpoint.table, query.index, withJitter(query.waitMs))))) {
-        return reply.send();
+    if (query.index > 0 && (pageWaits !== undefined || at() <= query.index)) {
+      const release = bounds.waiters.take(client);
+      if (release === undefined) return sendBusy(reply, CLIENT_RETRY_AFTER_S, bounds.waiters.message, 429);
+      let wait: { done: Promise<unknown>; cancel(): void } | undefined;
+      try {
+        if (pageWaits !== undefined) {
+          // Waits until a write changes this page (`--blocking-queries page`): errors are answered at once.
+          const seen = await answers.probe(endpoint.table, at(), key, request.signal, async (signal) => {
+            const page = await look(signal);
+            return { index: page.index, nextToken: page.nextToken, region: new PageRegion(page.walk, page) as PageRegion<unknown> };
+          });
+          const watch = { table: endpoint.table, region: seen.region!, filter, allowed: allowed as ((item: unknown) => boolean) | undefined, order, steps: budgets.item };
+          wait = pageWaits.wait(watch, seen.index, query.index, withJitter(query.waitMs));
+        } else {
+          // Errors are answered at once; a successful read waits for a change or the timeout, then reads
+          // again. While it waits the request keeps only the index it saw, never the page.
+          const seen = await answers.probe(endpoint.table, at(), key, request.signal, async (signal) => {
+            const { index, nextToken } = await look(signal);
+            return { index, nextToken };
+          });
+          if (seen.index <= query.index) wait = store.waitForChange(endpoint.table, query.index, withJitter(query.waitMs));
+        }
+      } finally {
+        if (wait === undefined) release();
       }
+      if (wait !== undefined && !(await waitWhileConnected(request, reply, wait, release))) return reply.send();
     }
     const answer = await answers.get(endpoint.table, at(), key, request.signal, async (signal) => encodeAnswer(await look(signal), query.pretty, answers.inFlight, bound));
     setMeta(reply, answer.index, answer.nextToken);

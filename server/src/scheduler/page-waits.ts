@@ -7,12 +7,13 @@
  * item whose two versions both fail a waiter's key leaf cannot change its page). Per write the cost is
  * O(changed items × candidate waiters); a waiter is woken only by a write that changes its page.
  */
-import { FilterSet, type FilterEvaluationError } from "filter-expr";
+import { FilterEvaluationError, FilterSet, type EvaluationBudget } from "filter-expr";
 import type { Registry } from "prom-client";
 import { collectedMetrics } from "../ops/metrics.js";
 import type { ItemFilter } from "../lists/filters.js";
 import type { PageRegion, Verdict } from "../lists/page-region.js";
 import type { Change, Table } from "../lists/records.js";
+import { checksOf, type CheckOrder } from "../lists/paginate.js";
 import { IndexRing } from "../store/index-ring.js";
 import type { Commit, SchedulerStore } from "../store/types.js";
 import { wakeInBatches } from "../store/waiters.js";
@@ -21,17 +22,19 @@ import { wakeInBatches } from "../store/waiters.js";
 export interface PageWatch<T> {
   readonly table: Table;
   readonly region: PageRegion<T>;
-  /**
-   * The request's checks on one item (ACL and filter, in the request's order, each call with its own
-   * budget), throwing `FilterEvaluationError` where the read would end with a 400; undefined: every item
-   * passes.
-   */
-  readonly check: ((item: T) => boolean) | undefined;
   /** The request's filter (the watch is indexed by its key leaf); undefined without one. */
   readonly filter: ItemFilter | undefined;
-  /** The steps of the budget `check` gives the filter on each call. */
+  /** The request's ACL check; undefined when every namespace is readable. */
+  readonly allowed: ((item: T) => boolean) | undefined;
+  /** Whether the ACL check comes before the filter. */
+  readonly order: CheckOrder;
+  /** The request's budget for one item (`--filter-budget`): a verdict is the one a read of the page gives. */
   readonly steps: number;
 }
+
+/** A check that ran out of its share of a write's fan-out budget before it could decide: its waiter is answered. */
+const UNDECIDED = Symbol("undecided");
+type Decided = Verdict | typeof UNDECIDED;
 
 /** Why a wait ended. */
 export type WaitEnd = "changed" | "timeout" | "released";
@@ -41,6 +44,8 @@ export const PAGE_WAIT_HISTORY = 4096;
 
 interface Waiter {
   readonly watch: PageWatch<unknown>;
+  /** The request's checks on one item, in the request's order, the filter spending `budget`; undefined: every item passes. */
+  readonly check: ((item: unknown, budget: EvaluationBudget) => boolean) | undefined;
   /** Writes at or below this index are in the page the region was taken from. */
   readonly since: number;
   /** The client's index: the answer is due once a change was seen and the table's index passed it. */
@@ -71,8 +76,10 @@ export interface PageWaitCounts {
   atOnce: number;
   /** Waits ended by their timeout. */
   timedOut: number;
-  /** Verdicts computed on changed items (the filter sets' index spares the others). */
+  /** Filter evaluations on changed items their waiter's token may read (the filter sets' index spares the others). */
   evaluations: number;
+  /** Waits answered because their checks ran out of their share of a write's fan-out budget before deciding. */
+  undecided: number;
 }
 
 const tableOf = (change: Change): Table => (change.kind === "job" ? "jobs" : "deployments");
@@ -82,8 +89,11 @@ function versionsOf(change: Change): [unknown, unknown] {
   return change.kind === "job" ? [change.previous, change.record.entry] : [change.previous, change.deployment];
 }
 
+/** Default of `--fanout-budget`: the steps the waiters' checks may spend on one changed item's version. */
+export const FANOUT_BUDGET = 1_000_000;
+
 export class PageWaits {
-  readonly counts: PageWaitCounts = { changed: 0, atOnce: 0, timedOut: 0, evaluations: 0 };
+  readonly counts: PageWaitCounts = { changed: 0, atOnce: 0, timedOut: 0, evaluations: 0, undecided: 0 };
   readonly #tables = new Map<Table, TableWaiters>();
   /** The writes since the start, as far as `history` weighs (changes). */
   readonly #history: IndexRing<Commit>;
@@ -92,12 +102,24 @@ export class PageWaits {
   readonly #indexOf: Record<Table, number>;
   #waiting = 0;
   #released = false;
+  /** The steps each check may spend on the version being matched now (the fan-out budget over the table's filtered waiters). */
+  #share = 0;
+  /** Waiters whose check ran out of its share on the change being tested. */
+  #undecided = new Set<Waiter>();
 
   /** How to stop following the store (`follow`). */
   #unfollow: () => void = () => undefined;
 
-  /** `start`: the store's feed now (the writes up to it are not known here). */
-  constructor(start: FeedStart, history = PAGE_WAIT_HISTORY) {
+  /**
+   * `start`: the store's feed now (the writes up to it are not known here); `fanout`: the steps every
+   * waiter's checks together may spend on one version of a changed item (`--fanout-budget`), and one
+   * waiter's replay of the writes it missed.
+   */
+  constructor(
+    start: FeedStart,
+    history = PAGE_WAIT_HISTORY,
+    private readonly fanout = FANOUT_BUDGET,
+  ) {
     this.#start = start;
     this.#indexOf = { ...start.tables };
     this.#history = new IndexRing<Commit>(history, 0, (c) => c.changes.length);
@@ -107,8 +129,8 @@ export class PageWaits {
    * Page waits fed by the store's committed writes from now on (`stop` ends that): the feed's start
    * and the tables' indexes are read in the same turn as the subscription, so no write falls between.
    */
-  static follow(store: SchedulerStore, history = PAGE_WAIT_HISTORY): PageWaits {
-    const waits = new PageWaits({ index: store.feedIndex, tables: { jobs: store.indexOf("jobs"), deployments: store.indexOf("deployments") } }, history);
+  static follow(store: SchedulerStore, fanout = FANOUT_BUDGET, history = PAGE_WAIT_HISTORY): PageWaits {
+    const waits = new PageWaits({ index: store.feedIndex, tables: { jobs: store.indexOf("jobs"), deployments: store.indexOf("deployments") } }, history, fanout);
     waits.#unfollow = store.onCommit(
       (commit) => waits.commit(commit),
       (_after, upTo) => waits.gap(upTo),
@@ -152,7 +174,11 @@ export class PageWaits {
       if (waiters === undefined) continue;
       const [before, after] = versionsOf(change);
       for (const [w, verdicts] of this.#candidates(waiters, before, after)) {
-        if (commit.index > w.since && !w.changed && w.watch.region.changedBy(after, verdicts[0], verdicts[1])) {
+        if (commit.index <= w.since || w.changed) continue;
+        // A check that could not decide within its share: answered, as the scheduler answers every blocking query on a write.
+        const undecided = verdicts[0] === UNDECIDED || verdicts[1] === UNDECIDED;
+        if (undecided || w.watch.region.changedBy(after, verdicts[0] as Verdict, verdicts[1] as Verdict)) {
+          if (undecided) this.counts.undecided++;
           w.changed = true;
           waiters.pending.add(w);
         }
@@ -187,11 +213,14 @@ export class PageWaits {
       this.counts.atOnce++;
       return { done: Promise.resolve("changed"), cancel: () => undefined };
     };
+    const check = checker(w, this.counts);
+    // The replays below share one fan-out budget: past it they cannot decide, and the wait ends at once.
+    const replayBudget = { steps: this.fanout };
     // Writes the client has not seen that the page already holds: unknown ones, or one that changed it.
-    if (since > after && (floor > after || this.#latest < since || this.#replay(w, after, since, "since"))) return atOnce();
+    if (since > after && (floor > after || this.#latest < since || this.#replay(w, check, replayBudget, after, since, "since"))) return atOnce();
     // Writes after the read that came before this wait (none held after `since` is fine: they come later).
     if (floor > since) return atOnce();
-    const changed = this.#replay(w, since, Infinity, "by");
+    const changed = this.#replay(w, check, replayBudget, since, Infinity, "by");
 
     let resolve!: (end: WaitEnd) => void;
     const done = new Promise<WaitEnd>((r) => (resolve = r));
@@ -199,6 +228,7 @@ export class PageWaits {
     let timer: NodeJS.Timeout | undefined;
     const waiter: Waiter = {
       watch: w,
+      check,
       since,
       after,
       changed,
@@ -212,7 +242,7 @@ export class PageWaits {
     };
     waiters.all.add(waiter);
     if (w.filter === undefined) waiters.plain.add(waiter);
-    else waiters.filtered.add(waiter, w.filter, (item) => w.check!(item), w.steps);
+    else waiters.filtered.add(waiter, w.filter, (item) => this.#run(waiter, item), w.steps);
     if (changed) waiters.pending.add(waiter);
     this.#waiting++;
     // The answer comes once the table's index has passed the client's (a client ahead of this server waits for it).
@@ -230,51 +260,84 @@ export class PageWaits {
     for (const waiters of this.#tables.values()) for (const w of [...waiters.all]) w.wake("released");
   }
 
-  /** Whether a held write in (`from`, `to`] changed the page of `watch`: `by` it after the read, or `since` the client's index before it. */
-  #replay(watch: PageWatch<unknown>, from: number, to: number, direction: "by" | "since"): boolean {
+  /**
+   * Whether a held write in (`from`, `to`] changed the page of `watch`: `by` it after the read, or
+   * `since` the client's index before it. True too when the checks ran out of `budget` (shared by the
+   * whole replay) before they could tell.
+   */
+  #replay(watch: PageWatch<unknown>, check: Waiter["check"], budget: EvaluationBudget, from: number, to: number, direction: "by" | "since"): boolean {
     for (const commit of this.#history.between(from, to)) {
       for (const change of commit.changes) {
         if (tableOf(change) !== watch.table) continue;
         const [before, after] = versionsOf(change);
-        const b = this.#verdict(watch, before);
-        const a = this.#verdict(watch, after);
+        const b = this.#verdict(check, before, watch.steps, budget);
+        const a = this.#verdict(check, after, watch.steps, budget);
+        if (b === UNDECIDED || a === UNDECIDED) return true;
         if (direction === "by" ? watch.region.changedBy(after, b, a) : watch.region.changedSince(after, b, a)) return true;
       }
     }
     return false;
   }
 
-  /** One item's verdict under a watch's checks (false for a version that does not exist). */
-  #verdict(watch: PageWatch<unknown>, item: unknown): Verdict {
-    if (item === undefined || watch.check === undefined) return item !== undefined;
-    this.counts.evaluations++;
+  /**
+   * One item's verdict under a waiter's checks (false for a version that does not exist), with at most
+   * `steps` (the request's budget for one item) taken from `allowance`: when the allowance, not the
+   * request's budget, ran out, the verdict is undecided.
+   */
+  #verdict(check: Waiter["check"], item: unknown, steps: number, allowance: EvaluationBudget): Decided {
+    if (item === undefined || check === undefined) return item !== undefined;
+    const limit = Math.min(steps, allowance.steps);
+    const budget: EvaluationBudget = { steps: limit };
     try {
-      return watch.check(item);
+      return check(item, budget);
     } catch (e) {
-      if ((e as Error).name !== "FilterEvaluationError") throw e;
+      if (!(e instanceof FilterEvaluationError)) throw e;
+      if (e.code === "too-expensive" && limit < steps) return UNDECIDED;
       return "error";
+    } finally {
+      allowance.steps -= Math.min(limit, limit - budget.steps);
+    }
+  }
+
+  /**
+   * A filtered waiter's checks as its table's filter set runs them, within the current share: one that
+   * runs out of the share (not of the request's budget) is noted undecided; an error is the set's.
+   */
+  #run(waiter: Waiter, item: unknown): boolean {
+    const limit = Math.min(waiter.watch.steps, this.#share);
+    try {
+      return waiter.check!(item, { steps: limit });
+    } catch (e) {
+      if (!(e instanceof FilterEvaluationError) || e.code !== "too-expensive" || limit >= waiter.watch.steps) throw e;
+      this.#undecided.add(waiter);
+      return false;
     }
   }
 
   /**
    * The waiters a change may concern, with the verdicts of the item's versions: those whose filter the
-   * filter set evaluated to true or to an error on either version, and every waiter without a filter.
+   * filter set evaluated to true, to an error or to undecided on either version, and every waiter
+   * without a filter. Each filtered waiter's check has its share of the fan-out budget per version.
    */
-  #candidates(waiters: TableWaiters, before: unknown, after: unknown): Map<Waiter, [Verdict, Verdict]> {
-    const out = new Map<Waiter, [Verdict, Verdict]>();
-    const note = (version: 0 | 1, matched: readonly Waiter[], failed: readonly { key: Waiter; error: FilterEvaluationError }[]): void => {
-      for (const w of matched) (out.get(w) ?? out.set(w, [false, false]).get(w)!)[version] = true;
-      for (const { key } of failed) (out.get(key) ?? out.set(key, [false, false]).get(key)!)[version] = "error";
+  #candidates(waiters: TableWaiters, before: unknown, after: unknown): Map<Waiter, [Decided, Decided]> {
+    const out = new Map<Waiter, [Decided, Decided]>();
+    const note = (w: Waiter, version: 0 | 1, verdict: Decided): void => {
+      (out.get(w) ?? out.set(w, [false, false]).get(w)!)[version] = verdict;
     };
     if (waiters.filtered.size > 0) {
+      this.#share = Math.max(1, Math.floor(this.fanout / waiters.filtered.size));
       for (const [version, item] of [before, after].entries()) {
         if (item === undefined) continue;
+        this.#undecided.clear();
         const m = waiters.filtered.match(item);
-        this.counts.evaluations += m.evaluated;
-        note(version as 0 | 1, m.matched, m.failed);
+        for (const w of m.matched) note(w, version as 0 | 1, true);
+        for (const { key } of m.failed) note(key, version as 0 | 1, "error");
+        for (const w of this.#undecided) note(w, version as 0 | 1, UNDECIDED);
       }
+      this.#undecided.clear();
     }
-    for (const w of waiters.plain) out.set(w, [this.#verdict(w.watch, before), this.#verdict(w.watch, after)]);
+    const unbounded = { steps: Infinity };
+    for (const w of waiters.plain) out.set(w, [this.#verdict(w.check, before, Infinity, unbounded), this.#verdict(w.check, after, Infinity, unbounded)]);
     return out;
   }
 
@@ -304,5 +367,29 @@ export function registerPageWaitMetrics(registry: Registry, waits: PageWaits): v
     "end",
     () => ({ changed: counts.changed, at_once: counts.atOnce, timeout: counts.timedOut }),
   );
-  counted("blocking_page_evaluations_total", "Verdicts of waiting queries' checks computed on changed items (the filter sets' index spares the others).", () => counts.evaluations);
+  counted("blocking_page_evaluations_total", "Filter evaluations of waiting queries on changed items their token may read (the filter sets' index spares the others).", () => counts.evaluations);
+  counted("blocking_page_undecided_total", "Waiting queries answered because their checks ran out of their share of a write's fan-out budget (--fanout-budget) before deciding.", () => counts.undecided);
+}
+
+/**
+ * The checks of a watch on one item, in the request's order, the filter spending the budget given, its
+ * evaluations counted when the item is one the request's token may read (so the count never depends on
+ * what it may not read); undefined when every item passes.
+ */
+function checker(watch: PageWatch<unknown>, counts: PageWaitCounts): Waiter["check"] {
+  const { filter, allowed, order } = watch;
+  let budget: EvaluationBudget = { steps: 0 };
+  const matches =
+    filter &&
+    ((item: unknown): boolean => {
+      // In the scheduler's order the filter runs first: count it only on readable items.
+      if (allowed === undefined || order === "acl-first" || allowed(item)) counts.evaluations++;
+      return filter.evaluate(item, budget);
+    });
+  const checks = checksOf({ matches, allowed, order });
+  if (checks === undefined) return undefined;
+  return (item, given) => {
+    budget = given;
+    return checks(item, -1);
+  };
 }

@@ -26,8 +26,11 @@ export function sendText(reply: FastifyReply, status: number, message: string): 
   return reply.code(status).type("text/plain; charset=utf-8").send(message);
 }
 
-/** 503 with `Retry-After` (seconds) and a plain-text message: the server is too busy for the request now. */
-export function sendBusy(reply: FastifyReply, retryAfterSeconds: number, message: string): FastifyReply {
+/**
+ * 503 with `Retry-After` (seconds) and a plain-text message: the server is too busy for the request now
+ * (or `429`: its client holds as much as a client may).
+ */
+export function sendBusy(reply: FastifyReply, retryAfterSeconds: number, message: string, status: 503 | 429 = 503): FastifyReply {
   void reply.header("Retry-After", String(retryAfterSeconds));
-  return sendText(reply, 503, message);
+  return sendText(reply, status, message);
 }

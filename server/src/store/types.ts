@@ -31,8 +31,13 @@ export interface ListRead<T> {
   readable: ReadonlySet<string> | null;
   /** Whether the ACL check comes before the filter (the default) or after it (the scheduler's order). */
   order: CheckOrder;
-  /** Checked before each item a scan in this process reads (every 16 rows where a table's columns decide the filter): true yields to the event loop. */
+  /** Checked before each item a scan in this process reads (every 16 rows where a table's columns decide the filter): true yields to the event loop (`turn`). */
   pause: () => boolean;
+  /**
+   * Waits for the read's next turn of the event loop (its client's share of the loop, shared fairly
+   * with the other clients' long work); rejects with `ClientGone` once nobody waits for the page.
+   */
+  turn: () => Promise<void>;
   /** Aborted when nobody waits for the page any more (its clients left): a store stops what it runs for it. */
   signal?: AbortSignal;
 }

@@ -32,7 +32,7 @@ export class MemoryStore implements SchedulerStore {
       // Without an ACL check, a row the filter rejects needs nothing else (with one, the ACL goes first).
       rejections: columnar !== undefined && read.allowed === undefined ? new BlockAnswers(orderIndex.table, columnar) : undefined,
     };
-    const page = await readIndexPage(orderIndex, walk, read.query.perPage, checks, read.pause);
+    const page = await readIndexPage(orderIndex, walk, read.query.perPage, checks, read.pause, read.turn);
     return { ...page, index, walk };
   }
 

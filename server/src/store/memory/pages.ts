@@ -21,8 +21,6 @@ interface Segment<T> {
   base: number;
 }
 
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
 /** `offerRange`'s answer when the page is complete. */
 const COMPLETE = -2;
 
@@ -57,12 +55,13 @@ export interface IndexChecks<T> {
 
 /**
  * The page of `walk` over `index`: `checks` are an item's checks (ACL and filter, in the order asked),
- * `pause` is asked before each item and yields to the event loop when true. While the scan waits in a
+ * `pause` is asked before each item and yields to the event loop when true, until `turn` resolves (it
+ * rejects when the scan's clients left: the scan stops there). While the scan waits in a
  * pause, a write to the index first copies the ranges the scan has still to read (`OrderIndex.pin`),
  * so that the page is that of the state at the call; the row checks read the index's columns, and
  * after such a write the item checks take over (the rows moved).
  */
-export async function readIndexPage<T>(index: OrderIndex<T>, walk: Walk<T>, perPage: number, checks: IndexChecks<T>, pause: () => boolean): Promise<Page<T>> {
+export async function readIndexPage<T>(index: OrderIndex<T>, walk: Walk<T>, perPage: number, checks: IndexChecks<T>, pause: () => boolean, turn: () => Promise<void>): Promise<Page<T>> {
   const key = index.order.key;
   const seekKey = walk.seek !== undefined && "key" in walk.seek ? walk.seek.key : undefined;
   const segments: Segment<T>[] = walk.runs.map((run) => {
@@ -129,7 +128,7 @@ export async function readIndexPage<T>(index: OrderIndex<T>, walk: Walk<T>, perP
         if (stop === COMPLETE) return builder.page();
         if (stop === end) break;
         at.i = stop;
-        await nextTurn();
+        await turn();
         // The item `pause` stopped before is offered first when the scan resumes.
         if (!builder.offer(at.items[at.i] as T, at.base + at.i)) return builder.page();
         at.i += step;

@@ -4,6 +4,10 @@
  * write mean the database does not accept writes (the store's health).
  */
 
+import { ClientGone } from "../../lists/errors.js";
+
+export { ClientGone };
+
 /** No connection of the pool could be had in time (the wait queue full, or the wait too long): `503` with `Retry-After`. */
 export class StoreBusy extends Error {
   readonly statusCode = 503;
@@ -11,17 +15,6 @@ export class StoreBusy extends Error {
   readonly headers = { "retry-after": "1" };
   /** The message is for the client (no internal detail in it). */
   readonly expose = true;
-}
-
-/**
- * The request's client closed its connection while its page was being read: the read stopped and its
- * statement was cancelled. 499 (nginx's "client closed request"): nobody is left to read it.
- */
-export class ClientGone extends Error {
-  readonly statusCode = 499;
-  constructor() {
-    super("client closed the connection");
-  }
 }
 
 function sqlState(e: unknown): string | undefined {

@@ -1,0 +1,83 @@
+/**
+ * Turns of the event loop for long work (list scans, event stream replays), shared fairly by the
+ * clients that ask for them. A piece of long work runs in slices of a few milliseconds; between two
+ * slices it waits for its turn. One slice runs per turn of the event loop, so I/O (a `/health`
+ * request, a cheap list request) is served between any two slices whatever number of scans run, and
+ * the clients waiting take turns in rotation (within a client, its pieces of work in rotation): a
+ * client with a hundred scans gets the same share of the loop as a client with one.
+ */
+import { ClientGone } from "./lists/errors.js";
+
+/** Who a piece of work is for (`clientOf`): a token, or a remote address. */
+export type ClientKey = object | string;
+
+interface Waiting {
+  resume(): void;
+}
+
+export class Turns {
+  /** The clients waiting for a turn, in the order of the rotation, each with its queue. */
+  readonly #queues = new Map<ClientKey, Waiting[]>();
+  #scheduled = false;
+  /** Slices run (for the metrics). */
+  slices = 0;
+
+  /** Pieces of work waiting for a turn. */
+  get waiting(): number {
+    let n = 0;
+    for (const queue of this.#queues.values()) n += queue.length;
+    return n;
+  }
+
+  /**
+   * Resolves when it is `client`'s turn for its next slice; rejects with `ClientGone` when `signal`
+   * aborts first (the work stops where it stands).
+   */
+  next(client: ClientKey, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(new ClientGone());
+    return new Promise<void>((resolve, reject) => {
+      const entry: Waiting = { resume: resolve };
+      if (signal !== undefined) {
+        const onAbort = (): void => {
+          const queue = this.#queues.get(client);
+          const at = queue?.indexOf(entry) ?? -1;
+          if (at >= 0) {
+            queue!.splice(at, 1);
+            if (queue!.length === 0) this.#queues.delete(client);
+          }
+          reject(new ClientGone());
+        };
+        signal.addEventListener("abort", onAbort, { once: true });
+        entry.resume = () => {
+          signal.removeEventListener("abort", onAbort);
+          resolve();
+        };
+      }
+      const queue = this.#queues.get(client);
+      if (queue === undefined) this.#queues.set(client, [entry]);
+      else queue.push(entry);
+      this.#schedule();
+    });
+  }
+
+  #schedule(): void {
+    if (this.#scheduled || this.#queues.size === 0) return;
+    this.#scheduled = true;
+    // A turn asked for while a slice runs (in a check phase) comes in the next loop iteration, after I/O.
+    setImmediate(() => this.#turn());
+  }
+
+  /** One slice: the first client of the rotation resumes its oldest waiting work and goes to the end. */
+  #turn(): void {
+    this.#scheduled = false;
+    const first = this.#queues.entries().next();
+    if (first.done === true) return;
+    const [client, queue] = first.value;
+    const entry = queue.shift()!;
+    this.#queues.delete(client);
+    if (queue.length > 0) this.#queues.set(client, queue);
+    this.slices++;
+    entry.resume();
+    this.#schedule();
+  }
+}
