@@ -29,6 +29,8 @@ export interface HubCounts {
   refused: number;
   /** Filter evaluations run on events their stream's token may read (the set's index spares the others). */
   evaluations: number;
+  /** The evaluation steps they took (each at most its stream's share of the fan-out budget). */
+  steps: number;
   /** Events a stream's filter failed on (not sent to it); one that ran out of its steps ends the stream instead (`ended.expensive`). */
   failed: { evaluation: number };
 }
@@ -43,7 +45,7 @@ export class EventHub {
    * writes a reader may not see hold.
    */
   readonly ring: IndexRing<EventBatch>;
-  readonly counts: HubCounts = { writes: 0, opened: 0, ended: { closed: 0, slow: 0, lagged: 0, expensive: 0, shutdown: 0 }, refused: 0, evaluations: 0, failed: { evaluation: 0 } };
+  readonly counts: HubCounts = { writes: 0, opened: 0, ended: { closed: 0, slow: 0, lagged: 0, expensive: 0, shutdown: 0 }, refused: 0, evaluations: 0, steps: 0, failed: { evaluation: 0 } };
   /** Every open stream (replaying or live). */
   readonly #streams = new Set<EventStream>();
   /** Live streams with a filter, under one filter set. */

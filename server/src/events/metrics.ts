@@ -19,5 +19,6 @@ export function registerEventMetrics(registry: Registry, hub: EventHub): void {
   countedBy("event_streams_ended_total", "Event streams ended, by reason (closed: the client left or stalled; slow: cut past the unsent-bytes bound; lagged: the buffer dropped events it had not replayed; expensive: its filter ran out of its share of the fan-out budget; shutdown).", "reason", () => counts.ended);
   counted("event_streams_refused_total", "Event streams refused (503) past the bound on open streams.", () => counts.refused);
   counted("event_filter_evaluations_total", "Event filter evaluations on events their stream's token may read (the filter set's index spares the others).", () => counts.evaluations);
+  counted("event_filter_steps_total", "Evaluation steps those evaluations took (each at most its stream's share of --fanout-budget).", () => counts.steps);
   countedBy("event_filter_failed_total", "Events a stream's filter failed on and that were not sent to it, by reason (evaluation).", "reason", () => counts.failed);
 }

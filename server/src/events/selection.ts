@@ -38,18 +38,22 @@ export interface GuardedFilter {
 /**
  * The stream's filter behind its admission: false without evaluating the filter when the admission
  * refuses the event, else the filter's answer with `steps` evaluation steps (a fresh budget per event),
- * counted in `counts.evaluations` (only evaluations past the admission are counted: the count never
- * depends on an event the token may not read). An evaluation error (or a budget run out) throws
+ * counted in `counts` (evaluations and the steps they took; only past the admission: the counts never
+ * depend on an event the token may not read). An evaluation error (or a budget run out) throws
  * `FilterEvaluationError`. Where the filter is false by its key leaf, so is this: `FilterSet` indexes
  * the compiled filter and runs this.
  */
-export function guardedFilter(filter: ItemFilter, admission: Admission, steps: number, counts: { evaluations: number }): GuardedFilter {
+export function guardedFilter(filter: ItemFilter, admission: Admission, steps: number, counts: { evaluations: number; steps: number }): GuardedFilter {
   const budget: EvaluationBudget = { steps };
   const evaluate = (event: StreamEvent): boolean => {
     if (!admits(admission, event)) return false;
     counts.evaluations++;
     budget.steps = steps;
-    return filter.evaluate(event, budget);
+    try {
+      return filter.evaluate(event, budget);
+    } finally {
+      counts.steps += steps - Math.max(0, budget.steps);
+    }
   };
   return { compiled: filter, evaluate, steps };
 }

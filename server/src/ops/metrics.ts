@@ -131,6 +131,7 @@ export class ServerMetrics {
     gauge("filter_cache_entries", "Compiled filters held in the cache.", () => filters.size);
     gauge("filter_cache_bytes", "Estimated bytes of the compiled filters held.", () => filters.bytes);
     gauge("answers_in_flight_bytes", "Bytes of list answers being sent.", () => answers.inFlight.bytes);
+    gauge("list_reads_running", "Reads of list pages running now (shared by the requests asking the same page).", () => answers.reading);
     gauge("blocking_queries_waiting", "Blocking queries waiting for a change.", sources.waiting);
     gauge("store_healthy", "1 when the durable store accepts writes (or there is none), else 0.", () => ((sources.storeHealth()?.ok ?? true) ? 1 : 0));
   }

@@ -197,6 +197,8 @@ export class AnswerCache {
   probed = 0;
   /** Requests that joined an answer or a probe already being read (shared). */
   joined = 0;
+  /** Reads of pages running now (a read all of whose requests left stops at its next turn). */
+  reading = 0;
 
   constructor(
     private readonly entries = 32,

@@ -95,10 +95,11 @@ export function clientBounds(options: Pick<ServerOptions, "eventStreamsPerClient
 
 /** Registers the bounds' counts in the server's registry (served by `GET /v1/metrics`). */
 export function registerClientMetrics(registry: Registry, bounds: ClientBounds): void {
-  const { counted, countedBy } = collectedMetrics(registry);
+  const { counted, countedBy, gauge } = collectedMetrics(registry);
   countedBy("client_bound_refused_total", "Requests refused (429) by a per-client bound, by resource (event_streams: --event-streams-per-client; blocking_queries: --blocking-queries-per-client).", "resource", () => ({
     event_streams: bounds.streams.refused,
     blocking_queries: bounds.waiters.refused,
   }));
   counted("loop_slices_total", "Slices of long work (list scans, event stream replays) run in their turn of the event loop.", () => bounds.turns.slices);
+  gauge("loop_turns_waiting", "Pieces of long work waiting for their turn of the event loop.", () => bounds.turns.waiting);
 }

@@ -151,7 +151,12 @@ export async function serveList<T>(ctx: ServerContext, services: ListServices, e
       const matches = evaluator<T>(filter, budgets, work, filters.failed);
       const pause = slicer(work);
       const turn = (): Promise<void> => bounds.turns.next(client, signal);
-      return store.readPage({ endpoint, query, filter, matches, failed: filters.failed, allowed, readable, order, pause, turn, signal });
+      answers.reading++;
+      try {
+        return await store.readPage({ endpoint, query, filter, matches, failed: filters.failed, allowed, readable, order, pause, turn, signal });
+      } finally {
+        answers.reading--;
+      }
     };
     // Reads are shared by the requests that ask the same page of the same state; a shared read runs
     // under its own signal (aborted once every request sharing it has gone).

@@ -78,6 +78,8 @@ export interface PageWaitCounts {
   timedOut: number;
   /** Filter evaluations on changed items their waiter's token may read (the filter sets' index spares the others). */
   evaluations: number;
+  /** The steps the waiters' checks took on changed items and in replays (the same items). */
+  steps: number;
   /** Waits answered because their checks ran out of their share of a write's fan-out budget before deciding. */
   undecided: number;
 }
@@ -93,7 +95,7 @@ function versionsOf(change: Change): [unknown, unknown] {
 export const FANOUT_BUDGET = 1_000_000;
 
 export class PageWaits {
-  readonly counts: PageWaitCounts = { changed: 0, atOnce: 0, timedOut: 0, evaluations: 0, undecided: 0 };
+  readonly counts: PageWaitCounts = { changed: 0, atOnce: 0, timedOut: 0, evaluations: 0, steps: 0, undecided: 0 };
   readonly #tables = new Map<Table, TableWaiters>();
   /** The writes since the start, as far as `history` weighs (changes). */
   readonly #history: IndexRing<Commit>;
@@ -368,13 +370,14 @@ export function registerPageWaitMetrics(registry: Registry, waits: PageWaits): v
     () => ({ changed: counts.changed, at_once: counts.atOnce, timeout: counts.timedOut }),
   );
   counted("blocking_page_evaluations_total", "Filter evaluations of waiting queries on changed items their token may read (the filter sets' index spares the others).", () => counts.evaluations);
+  counted("blocking_page_steps_total", "Evaluation steps those evaluations took (each within its waiter's share of --fanout-budget).", () => counts.steps);
   counted("blocking_page_undecided_total", "Waiting queries answered because their checks ran out of their share of a write's fan-out budget (--fanout-budget) before deciding.", () => counts.undecided);
 }
 
 /**
  * The checks of a watch on one item, in the request's order, the filter spending the budget given, its
- * evaluations counted when the item is one the request's token may read (so the count never depends on
- * what it may not read); undefined when every item passes.
+ * evaluations and their steps counted when the item is one the request's token may read (so the counts
+ * never depend on what it may not read); undefined when every item passes.
  */
 function checker(watch: PageWatch<unknown>, counts: PageWaitCounts): Waiter["check"] {
   const { filter, allowed, order } = watch;
@@ -383,8 +386,14 @@ function checker(watch: PageWatch<unknown>, counts: PageWaitCounts): Waiter["che
     filter &&
     ((item: unknown): boolean => {
       // In the scheduler's order the filter runs first: count it only on readable items.
-      if (allowed === undefined || order === "acl-first" || allowed(item)) counts.evaluations++;
-      return filter.evaluate(item, budget);
+      const counted = allowed === undefined || order === "acl-first" || allowed(item);
+      if (counted) counts.evaluations++;
+      const before = budget.steps;
+      try {
+        return filter.evaluate(item, budget);
+      } finally {
+        if (counted) counts.steps += before - Math.max(0, budget.steps);
+      }
     });
   const checks = checksOf({ matches, allowed, order });
   if (checks === undefined) return undefined;

@@ -34,10 +34,10 @@ export const EVENT_SCHEMA = t.record("Event", {
   Payload: t.record("EventPayload", { Job: t.pointer(schemas.job), Deployment: t.pointer(schemas.deployment) }),
 });
 
-/** One request on a connection of its own (no keep-alive pool): status, headers, body. */
-export function send(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
+/** One request on a connection of its own (no keep-alive pool), from loopback address `from` when given: status, headers, body. */
+export function send(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}, from?: string): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(`${base}${path}`, { method, agent: false, headers: { Connection: "close", ...headers } }, (res) => {
+    const req = request(`${base}${path}`, { method, agent: false, headers: { Connection: "close", ...headers }, ...(from === undefined ? {} : { localAddress: from }) }, (res) => {
       let text = "";
       res.setEncoding("utf8");
       res.on("data", (chunk: string) => (text += chunk));
@@ -60,10 +60,12 @@ export async function metric(base: string, name: string, labels: Record<string, 
   return m.Counters.find((x) => x.Name === name && fits(x.Labels))?.Count ?? 0;
 }
 
-/** An open event stream: its lines as they arrive (frames and heartbeats). */
+/** An open event stream: its lines as they arrive (frames, heartbeats, and the error frame that ends a stream the server ends). */
 export class Stream {
   readonly frames: Frame[] = [];
   heartbeats = 0;
+  /** The `Error` of `{"Error": …}` frames. */
+  readonly errors: string[] = [];
   /** Every line, in order ("{}" for heartbeats). */
   readonly lines: string[] = [];
   /** Resolves when the response ends ("end") or breaks ("error"). */
@@ -85,10 +87,10 @@ export class Stream {
     });
   }
 
-  /** Opens `path`; resolves with the response head (any status). */
-  static open(base: string, path: string, headers: Record<string, string> = {}): Promise<Stream> {
+  /** Opens `path` (from loopback address `from` when given); resolves with the response head (any status). */
+  static open(base: string, path: string, headers: Record<string, string> = {}, from?: string): Promise<Stream> {
     return new Promise((resolve, reject) => {
-      const req = request(`${base}${path}`, { agent: false, headers }, (res) => resolve(new Stream(res, () => req.destroy())));
+      const req = request(`${base}${path}`, { agent: false, headers, ...(from === undefined ? {} : { localAddress: from }) }, (res) => resolve(new Stream(res, () => req.destroy())));
       req.on("error", reject);
       req.end();
     });
@@ -129,8 +131,11 @@ export class Stream {
     this.#rest = parts.pop()!;
     for (const line of parts) {
       this.lines.push(line);
-      const value = JSON.parse(line) as Partial<Frame>;
-      if (value.Index === undefined) {
+      const value = JSON.parse(line) as Partial<Frame> & { Error?: string };
+      if (value.Error !== undefined) {
+        expect(Object.keys(value)).toEqual(["Error"]);
+        this.errors.push(value.Error);
+      } else if (value.Index === undefined) {
         expect(value).toEqual({});
         this.heartbeats++;
       } else this.frames.push(value as Frame);
