@@ -153,6 +153,9 @@ export async function serveList<T>(ctx: ServerContext, services: ListServices, e
       const turn = (): Promise<void> => bounds.turns.next(client, signal);
       answers.reading++;
       try {
+        // Even the first slice waits for its turn: many reads started at once (blocking queries woken
+        // by one write) take turns with everything else rather than each running a slice now.
+        await turn();
         return await store.readPage({ endpoint, query, filter, matches, failed: filters.failed, allowed, readable, order, pause, turn, signal });
       } finally {
         answers.reading--;
