@@ -11,10 +11,10 @@
  *   npx tsx bench/blocking.ts [JOBS] [CLIENTS] [WRITES]     (in server/; defaults 10000, 500, 200)
  */
 import { Agent, request } from "node:http";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startServer, type Server } from "./support.js";
+import { cpuSeconds, startServer, type Server } from "./support.js";
 
 const JOBS = Number(process.argv[2] ?? 10_000);
 const CLIENTS = Number(process.argv[3] ?? 500);
@@ -80,12 +80,6 @@ function clientQueries(): string[] {
     }
     return `/v1/jobs?${q}`;
   });
-}
-
-/** CPU seconds the process has used (user + system). */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 interface Answer {

@@ -2,7 +2,7 @@
  * What the server benchmarks share: a large data file of generated jobs, and the server as a child
  * process (from its sources, loopback only).
  */
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { appendFileSync, createWriteStream, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { generateDemo } from "../src/demo/generate.js";
@@ -12,6 +12,16 @@ const SERVER_DIR = fileURLToPath(new URL("..", import.meta.url));
 export function rssMiB(pid: number): number {
   const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? "0");
   return Math.round(kb / 1024);
+}
+
+/** Clock ticks per second of /proc's CPU counters (`getconf CLK_TCK`), read once. */
+let ticks: number | undefined;
+
+/** CPU seconds the process has used so far (user + system, from /proc/PID/stat). */
+export function cpuSeconds(pid: number): number {
+  ticks ??= Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim());
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / ticks;
 }
 
 export interface Server {
