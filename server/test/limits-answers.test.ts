@@ -23,7 +23,7 @@ function dataFile(count: number, nameLength: number): string {
   const dir = mkdtempSync(join(tmpdir(), "filter-server-answers-"));
   const file = join(dir, "data.json");
   const pad = "n".repeat(nameLength);
-  const jobs = Array.from({ length: count }, (_, i) => ({ ID: `job-${String(i).padStart(6, "0")}`, Name: `${pad}-${i}`, Datacenters: ["dc1"], CreateIndex: 5, ModifyIndex: 5 }));
+  const jobs = Array.from({ length: count }, (_, i) => ({ ID: `job-${String(i).padStart(6, "0")}`, StatusDescription: `${pad}-${i}`, Datacenters: ["dc1"], CreateIndex: 5, ModifyIndex: 5 }));
   writeFileSync(file, JSON.stringify({ jobs, deployments: [] }));
   return file;
 }

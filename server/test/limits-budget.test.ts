@@ -120,28 +120,29 @@ describe("the compiled-filter cache", () => {
 describe("a regular expression over a long text costs what it costs (issue 21: one job with a 1 MB Name froze the server)", () => {
   let server: RunningServer;
   beforeAll(async () => {
-    // An operator's data file holds what registration would refuse: a Name of 1 MB.
+    // An operator's data file may hold a text of 1 MB a filter reads (a Name is bounded as registration
+    // bounds it, since the PostgreSQL store indexes it; a StatusDescription is not).
     const dir = mkdtempSync(join(tmpdir(), "filter-server-regex-"));
     const dataFile = join(dir, "data.json");
     const jobs = [
-      { ID: "huge", Name: `${"a".repeat(500)}1`.repeat(2_000), Datacenters: ["dc1"] },
-      { ID: "small", Name: "web-1", Datacenters: ["dc1"] },
+      { ID: "huge", StatusDescription: `${"a".repeat(500)}1`.repeat(2_000), Datacenters: ["dc1"] },
+      { ID: "small", StatusDescription: "web-1", Datacenters: ["dc1"] },
     ];
     writeFileSync(dataFile, JSON.stringify({ jobs, deployments: [] }));
     server = await startServer({ ...DEFAULT_OPTIONS, port: 0, opsPort: 0, logLevel: "error", dataFile });
   });
   afterAll(async () => server.lifecycle.shutdown());
 
-  it("a 1 KB pattern over the 1 MB Name is 400 filter too expensive before it runs, and /health answers meanwhile", async () => {
+  it("a 1 KB pattern over the 1 MB text is 400 filter too expensive before it runs, and /health answers meanwhile", async () => {
     const pattern = `(?i)${"[a-z]{100}".repeat(100)}1`;
-    const started = list(server, `Name matches \`${pattern}\``);
+    const started = list(server, `StatusDescription matches \`${pattern}\``);
     const health = await fetch(`${server.opsUrl}/health`);
     expect(health.status).toBe(200);
     const res = await started;
     expect(res.status).toBe(400);
     expect(await res.text()).toMatch(/^failed to read result page: filter too expensive: .*\(1000000 steps per item\) at 1:1$/);
-    // An ordinary pattern reads the 1 MB Name once (a step per 64 characters) and is answered.
-    const ordinary = await list(server, 'Name matches "^web-[0-9]+$"');
+    // An ordinary pattern reads the 1 MB text once (a step per 64 characters) and is answered.
+    const ordinary = await list(server, 'StatusDescription matches "^web-[0-9]+$"');
     expect(ordinary.status).toBe(200);
     expect(((await ordinary.json()) as { ID: string }[]).map((j) => j.ID)).toEqual(["small"]);
   });

@@ -2,15 +2,18 @@
  * Differential: the memory store and the PostgreSQL store hold the same generated jobs and deployments
  * (namespaces whose tokens do not sort like the list among them); random list requests (filters from a
  * small grammar, with evaluation errors, prefixes, pages, tokens taken from the data or made up, reverse,
- * an ACL token) get the same status, meta headers and body bytes from both.
+ * an ACL token) get the same status, meta headers and body bytes from both. Parameters also hold what
+ * PostgreSQL's text cannot (U+0000, and lone surrogates a `~` token spells), next to keys that sort
+ * just around them (U+0001, U+FFFF, supplementary characters).
  */
 import fc from "fast-check";
 import { filterOf } from "./support/filters.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AclToken } from "../src/context.js";
 import { serveStore, startPostgres, type PostgresCluster, type StoreServer } from "./support/postgres.js";
+import { tokenHeader } from "../src/scheduler/tokens.js";
 
-const NAMESPACES = ["a", "a-b", "a.b", "default", "prod"];
+const NAMESPACES = ["a", "a-", "a-b", "default", "prod"];
 const STATUSES = ["pending", "running", "dead"];
 const DEPLOYMENT_STATUSES = ["running", "successful", "cancelled", "failed", "paused"];
 
@@ -64,13 +67,22 @@ function makeData() {
       TaskGroups: groups,
     };
   });
+  // Keys around the places a NUL or a lone surrogate in a token compares: U+0001 (the first unit after
+  // NUL), U+FFFF (a BMP unit the embedded store sorts before surrogates), supplementary characters.
+  for (const ns of ["default", "a"]) {
+    for (const id of ["web-1", "web-1\u0001", "web-1\u0001x", "web-1\u00e9", "web-1\uffff", "web-1\u{1F600}", "web-1\u{10FFFF}", "web-1\u{10000}x"]) {
+      jobs.set(`${ns}\u0000${id}`, { ID: id, Namespace: ns, Status: pick(STATUSES), CreateIndex: 400, ModifyIndex: 400 });
+    }
+  }
   return { jobs: [...jobs.values()], deployments };
 }
 
 const DATA = makeData();
 const TOKENS: AclToken[] = [
   { SecretID: "all", Capabilities: ["job:read"] },
-  { SecretID: "some", Capabilities: ["job:read@a", "job:read@a.b"] },
+  { SecretID: "some", Capabilities: ["job:read@a", "job:read@a-"] },
+  // A namespace no store can hold (PostgreSQL's text refuses U+0000): it names nothing the token may read.
+  { SecretID: "odd", Capabilities: ["job:read@a", "job:read@a\u0000"] },
 ];
 
 const JOB_ATOMS = [
@@ -90,36 +102,88 @@ const JOB_ATOMS = [
   'Namespace == "a-b"',
   'ID matches "\\\\."',
 ];
-const DEPLOYMENT_ATOMS = ['Status == "running"', 'JobID == "web"', "TaskGroups.web.DesiredTotal == 2", '"web" in TaskGroups', 'Namespace == "a.b"', 'ID contains "ab"', "CreateIndex == 150"];
+const DEPLOYMENT_ATOMS = ['Status == "running"', 'JobID == "web"', "TaskGroups.web.DesiredTotal == 2", '"web" in TaskGroups', 'Namespace == "a-"', 'ID contains "ab"', "CreateIndex == 150"];
 
 
 const jobTokens = DATA.jobs.map((j) => `${j.Namespace as string}.${j.ID as string}`);
 const deploymentTokens = DATA.deployments.flatMap((d) => [`${d.CreateIndex}.${d.ID}`, d.ID]);
 
+/** Job tokens around the odd keys: NULs, and lone surrogates (escaped as the server writes odd tokens). */
+const ODD_JOB_TOKENS = [
+  "default.web-1\u0000",
+  "default.web-1\u0000x",
+  "a.web-1\u0001\u0000",
+  "a\u0000",
+  "\u0000",
+  "default.\u0000",
+  "~default.web-1%uD800",
+  "~default.web-1%uD83D",
+  "~default.web-1%uDBFF",
+  "~default.web-1%uDC00",
+  "~a.web-1%uDC00x",
+  "~%uDC00",
+  "~a.web-1%00%uDC00",
+  "~default.web-1%uFFFF",
+];
+/**
+ * Tokens cut from real ones and continued with units around the odd places (NUL, U+0001, U+FFFF, lone
+ * and paired surrogates), sent as a client sends a header it read back (`tokenHeader`: escaped when a
+ * header cannot carry them).
+ */
+const oddJobToken = fc
+  .tuple(fc.constantFrom(...jobTokens, "default.web-1", "a.web-1", ""), fc.nat(), fc.array(fc.constantFrom("\u0000", "\u0001", "\uffff", "\ud83d", "\ude00", "\udc00", "\udbff", "w", "-", "1", "."), { maxLength: 3 }))
+  .map(([token, cut, tail]) => tokenHeader(token.slice(0, cut % (token.length + 1)) + tail.join("")));
+
+const ODD_DEPLOYMENT_TOKENS = ["150.\u0000", "150\u0000.x", "\u0000", "~150.%uD800", "~%uDC00", "~2%uDC00.x"];
+
 const request = fc.oneof(
   fc.record({
     path: fc.constant("/v1/jobs"),
-    namespace: fc.constantFrom(...NAMESPACES, "*", "*", "none"),
+    namespace: fc.constantFrom(...NAMESPACES, "*", "*", "none", "a\u0000", "\u0000"),
     filter: fc.option(filterOf(JOB_ATOMS), { nil: undefined }),
-    prefix: fc.option(fc.constantFrom("web", "b.", "api-1", "d"), { nil: undefined }),
-    token: fc.option(fc.oneof(fc.constantFrom(...jobTokens), fc.constantFrom("a.", "a-b.web", "a.b.x", "b", "default.zz", "zzz", "a")), { nil: undefined }),
+    prefix: fc.option(fc.constantFrom("web", "b.", "api-1", "d", "web-1\u0000", "\u0000", "web-1\u0001"), { nil: undefined }),
+    token: fc.option(fc.oneof(fc.constantFrom(...jobTokens), fc.constantFrom("a.", "a-b.web", "a.b.x", "b", "default.zz", "zzz", "a"), fc.constantFrom(...ODD_JOB_TOKENS), oddJobToken), {
+      nil: undefined,
+    }),
     perPage: fc.constantFrom(0, 1, 2, 3, 7, 40),
     reverse: fc.boolean(),
-    acl: fc.constantFrom(undefined, "all", "some"),
+    acl: fc.constantFrom(undefined, "all", "some", "odd"),
     pretty: fc.boolean(),
   }),
   fc.record({
     path: fc.constant("/v1/deployments"),
-    namespace: fc.constantFrom(...NAMESPACES, "*", "*"),
+    namespace: fc.constantFrom(...NAMESPACES, "*", "*", "a\u0000"),
     filter: fc.option(filterOf(DEPLOYMENT_ATOMS), { nil: undefined }),
     prefix: fc.option(fc.constantFrom("a", "ab", "0", "f0", "c3d", "1-"), { nil: undefined }),
-    token: fc.option(fc.oneof(fc.constantFrom(...deploymentTokens), fc.constantFrom("150", "2", "-3.x", "200.", "+150.0", "abc", "99999999999999999999999.x")), { nil: undefined }),
+    token: fc.option(
+      fc.oneof(fc.constantFrom(...deploymentTokens), fc.constantFrom("150", "2", "-3.x", "200.", "+150.0", "abc", "99999999999999999999999.x"), fc.constantFrom(...ODD_DEPLOYMENT_TOKENS)),
+      { nil: undefined },
+    ),
     perPage: fc.constantFrom(0, 1, 2, 5, 30),
     reverse: fc.boolean(),
-    acl: fc.constantFrom(undefined, "all", "some"),
+    acl: fc.constantFrom(undefined, "all", "some", "odd"),
     pretty: fc.boolean(),
   }),
 );
+
+type Request = typeof request extends fc.Arbitrary<infer R> ? R : never;
+/** Every odd token in both directions, and the odd namespaces and prefixes, on top of the random draws. */
+const ODD_EXAMPLES: Request[] = [
+  ...[false, true].flatMap((reverse) => [
+    ...ODD_JOB_TOKENS.flatMap((token) =>
+      ["*", "default"].map((namespace) => ({ path: "/v1/jobs" as const, namespace, filter: undefined, prefix: undefined, token, perPage: 7 as const, reverse, acl: undefined, pretty: false })),
+    ),
+    ...ODD_DEPLOYMENT_TOKENS.map((token) => ({ path: "/v1/deployments" as const, namespace: "*", filter: undefined, prefix: undefined, token, perPage: 5 as const, reverse, acl: undefined, pretty: false })),
+  ]),
+  { path: "/v1/jobs", namespace: "a\u0000", filter: undefined, prefix: undefined, token: undefined, perPage: 0, reverse: false, acl: undefined, pretty: false },
+  { path: "/v1/jobs", namespace: "*", filter: 'Status != "dead"', prefix: "web-1\u0000", token: undefined, perPage: 0, reverse: false, acl: "all", pretty: false },
+  { path: "/v1/jobs", namespace: "*", filter: undefined, prefix: "web-1\u0000", token: "~default.web-1%uDC00", perPage: 7, reverse: true, acl: "some", pretty: false },
+  { path: "/v1/deployments", namespace: "a\u0000", filter: undefined, prefix: undefined, token: undefined, perPage: 0, reverse: false, acl: undefined, pretty: false },
+  ...(["*", "a\u0000"] as const).flatMap((namespace) => [
+    { path: "/v1/jobs" as const, namespace, filter: undefined, prefix: undefined, token: undefined, perPage: 0 as const, reverse: false, acl: "odd" as const, pretty: false },
+    { path: "/v1/deployments" as const, namespace, filter: undefined, prefix: undefined, token: undefined, perPage: 0 as const, reverse: false, acl: "odd" as const, pretty: false },
+  ]),
+];
 
 let cluster: PostgresCluster;
 const servers: Record<"memory" | "postgres", { open: StoreServer; acl: StoreServer }> = {} as never;
@@ -168,7 +232,7 @@ describe("memory and PostgreSQL stores answer alike", () => {
         if (memory.status === 200) ok++;
         else errors++;
       }),
-      { numRuns: 300 },
+      { numRuns: 300, examples: ODD_EXAMPLES.map((q) => [q]) },
     );
     // The property saw both pages and errors (about a fifth of the draws are pages: filters with a
     // prefix, the namespace "none" and a token limited to two namespaces answer 400 or 403; 47 of 300

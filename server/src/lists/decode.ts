@@ -9,6 +9,7 @@
  * one `Job validation failed` answer.
  */
 import { MAX_INTEGER } from "./job-limits.js";
+import { literalAtPath, writtenAsFraction, type Literals } from "./json-literals.js";
 import { dict, isObj, type Obj } from "../object.js";
 
 /** A JSON value's type, as an error names it ("not a string"). */
@@ -37,6 +38,9 @@ export interface TextRule {
 export class JobReader {
   readonly errors: string[] = [];
 
+  /** `literals`: the number literals of the job as written (json-literals.ts), when its text is known. */
+  constructor(private readonly literals?: Literals) {}
+
   fail(message: string): void {
     this.errors.push(message);
   }
@@ -62,7 +66,7 @@ export class JobReader {
     return rule === undefined ? v : this.text(v, path, rule);
   }
 
-  /** A Go `int`, `int64` or `time.Duration` (nanoseconds): an integer JSON number within `MAX_INTEGER`. */
+  /** A Go `int`, `int64` or `time.Duration` (nanoseconds): an integer JSON number within `MAX_INTEGER`, written without a fraction or an exponent. */
   integer(v: unknown, path: string): number | undefined {
     if (v === undefined || v === null) return undefined;
     if (typeof v !== "number") return this.wrongType(path, "an integer", v);
@@ -72,6 +76,12 @@ export class JobReader {
     }
     if (Math.abs(v) > MAX_INTEGER) {
       this.fail(`${path} is out of range: ${v} is not an integer between -${MAX_INTEGER} and ${MAX_INTEGER}`);
+      return undefined;
+    }
+    // `1.0` and `1e2` parse to integers, but Go's decoder refuses a fraction or an exponent for an int.
+    const literal = literalAtPath(this.literals, path);
+    if (literal !== undefined && writtenAsFraction(literal)) {
+      this.fail(`${path} must be an integer, not ${literal}`);
       return undefined;
     }
     return v;
@@ -125,4 +135,66 @@ export class JobReader {
     }
     return out;
   }
+}
+
+/** A string or key a store cannot hold as it is: a NUL, or a lone surrogate. */
+const UNHOLDABLE = /[\u0000\ud800-\udfff]/;
+
+/**
+ * Makes what `container` (an object or array at `path`, nesting level 1) holds storable alike by every
+ * store, as registration does for the strings it stores: a lone surrogate in a string or key becomes
+ * U+FFFD, in place (Go's decoder reads it so; jsonb refuses it). Returns the first thing no store can
+ * hold, as "path: what": a NUL in a string or key (PostgreSQL's text and jsonb cannot hold one), or
+ * objects and arrays nested more than `maxDepth` levels deep (encoding them again would overflow the
+ * stack), named at the container's member that holds them. Recursion stops at `maxDepth`: any input
+ * is safe.
+ */
+export function makeStorable(container: Obj | unknown[], path: string, maxDepth: number): string | undefined {
+  return storableWithin(container, path, 1, maxDepth, undefined);
+}
+
+function storableWithin(container: Obj | unknown[], path: string, depth: number, maxDepth: number, member: string | undefined): string | undefined {
+  if (Array.isArray(container)) {
+    for (let i = 0; i < container.length; i++) {
+      const value = container[i];
+      if (typeof value === "string") {
+        if (!UNHOLDABLE.test(value)) continue;
+        if (value.includes("\u0000")) return `${path}[${i}]: contains a null character`;
+        container[i] = wellFormed(value);
+      } else if (typeof value === "object" && value !== null) {
+        const problem = storableValue(value, `${path}[${i}]`, depth + 1, maxDepth, member);
+        if (problem !== undefined) return problem;
+      }
+    }
+    return undefined;
+  }
+  let renamed = false;
+  for (const key in container) {
+    if (UNHOLDABLE.test(key)) {
+      if (key.includes("\u0000")) return `${path}: a key contains a null character`;
+      renamed = true;
+    }
+    const value = container[key];
+    if (typeof value === "string") {
+      if (!UNHOLDABLE.test(value)) continue;
+      if (value.includes("\u0000")) return `${path}.${key}: contains a null character`;
+      container[key] = wellFormed(value);
+    } else if (typeof value === "object" && value !== null) {
+      const problem = storableValue(value, `${path}.${key}`, depth + 1, maxDepth, member);
+      if (problem !== undefined) return problem;
+    }
+  }
+  if (renamed) {
+    // Every key again, in order (a later key that reads the same wins, as in Go's map): the order stays the file's.
+    const entries = Object.entries(container);
+    for (const [key] of entries) delete container[key];
+    for (const [key, value] of entries) Object.defineProperty(container, wellFormed(key), { value, enumerable: true, writable: true, configurable: true });
+  }
+  return undefined;
+}
+
+/** An object or array at `depth` inside the container `makeStorable` was given (`member`: the container's member holding it, once known). */
+function storableValue(value: object, path: string, depth: number, maxDepth: number, member: string | undefined): string | undefined {
+  if (depth > maxDepth) return `${member ?? path}: nests objects and arrays more than ${maxDepth} levels deep`;
+  return storableWithin(value as Obj | unknown[], path, depth, maxDepth, member ?? path);
 }

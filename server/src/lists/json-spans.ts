@@ -24,6 +24,8 @@ export interface ArraySpans {
   readonly ends: readonly number[];
   /** For each field asked for, each element's value of it when that is a string (the last, when a key repeats, as `JSON.parse` keeps). */
   readonly fields: readonly (readonly (string | undefined)[])[];
+  /** How deep each element nests objects and arrays (the element itself is level 1). */
+  readonly depths: readonly number[];
 }
 
 export interface SplitDocument {
@@ -42,6 +44,8 @@ type Reader = () => void;
 
 class Scanner {
   i = 0;
+  /** The deepest nesting `value` met since it was last reset (a value's own object or array is level 1). */
+  deepest = 0;
 
   constructor(readonly b: Buffer) {}
 
@@ -111,8 +115,9 @@ class Scanner {
         continue;
       }
       this.i++;
-      if (c === OPEN_OBJECT || c === OPEN_ARRAY) depth++;
-      else if ((c === CLOSE_OBJECT || c === CLOSE_ARRAY) && --depth === 0) return;
+      if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+        if (++depth > this.deepest) this.deepest = depth;
+      } else if ((c === CLOSE_OBJECT || c === CLOSE_ARRAY) && --depth === 0) return;
     }
     throw GIVE_UP;
   }
@@ -149,6 +154,7 @@ class Scanner {
   array(names: readonly string[]): ArraySpans {
     const starts: number[] = [];
     const ends: number[] = [];
+    const depths: number[] = [];
     const fields = names.map((): (string | undefined)[] => []);
     // One reader per field: the element's value when it is a string, else undefined.
     const readers = fields.map((values): Reader => () => {
@@ -165,17 +171,20 @@ class Scanner {
     this.i++;
     if (this.skipSpace() === CLOSE_ARRAY) {
       this.i++;
-      return { starts, ends, fields };
+      return { starts, ends, fields, depths };
     }
     for (;;) {
       if (this.b[this.i] !== OPEN_OBJECT) throw GIVE_UP;
       starts.push(this.i);
       for (const values of fields) values.push(undefined);
+      this.deepest = 0;
       this.object(member);
       ends.push(this.i);
+      // The element's object, and the deepest of its members' values within it.
+      depths.push(1 + this.deepest);
       const next = this.skipSpace();
       this.i++;
-      if (next === CLOSE_ARRAY) return { starts, ends, fields };
+      if (next === CLOSE_ARRAY) return { starts, ends, fields, depths };
       if (next !== COMMA) throw GIVE_UP;
       this.skipSpace();
     }

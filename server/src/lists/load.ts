@@ -4,6 +4,10 @@ import { sortedBy } from "./orders.js";
 import { jobsEndpoint } from "./endpoints.js";
 import { isObj, plainMap, type Obj } from "../object.js";
 import { splitArrayMember } from "./json-spans.js";
+import { literalOf, parseJson, sourceOf, textLiterals, textLiteralsWithin, writtenAsFraction, type TextLiterals } from "./json-literals.js";
+import { makeStorable, utf8Bytes } from "./decode.js";
+import { MAX_JOB_DEPTH } from "./register.js";
+import { JOB_LIMITS, MAX_INTEGER, NAMESPACE_NAME } from "./job-limits.js";
 
 /** A --data file that does not hold what it should. */
 export class DataFileError extends Error {}
@@ -30,30 +34,126 @@ export class Interner {
   }
 }
 
+/**
+ * The values an integer field may hold: Go's int64 for the scheduler's counts, priorities and times;
+ * a JavaScript safe integer for an index the server counts on from there (`index + 1` must be exact);
+ * what the PostgreSQL store's `integer` column holds for a job's version.
+ */
+interface IntRange {
+  /** "an integer", "an unsigned integer": what a value of another type is told it should be. */
+  readonly kind: string;
+  readonly min: bigint;
+  readonly max: bigint;
+  /** The same bounds as numbers (exact for a safe integer's comparison). */
+  readonly minNumber: number;
+  readonly maxNumber: number;
+  /** Doubles surely within the range, whatever literal they were read from (none for a range within the safe integers). */
+  readonly surely: (v: number) => boolean;
+}
+
+/** Doubles this far inside int64's bounds are in it whatever they were written as (their spacing there is 2,048). */
+const INT64_MARGIN = 2 ** 63 - 4096;
+
+function intRange(kind: string, min: bigint, max: bigint, surely: (v: number) => boolean): IntRange {
+  return { kind, min, max, minNumber: Number(min), maxNumber: Number(max), surely };
+}
+
+const INT64 = intRange("an integer", -(2n ** 63n), 2n ** 63n - 1n, (v) => Math.abs(v) <= INT64_MARGIN);
+const INDEX = intRange("an unsigned integer", 0n, BigInt(MAX_INTEGER), () => false);
+const VERSION = intRange("an unsigned integer", 0n, 2n ** 31n - 1n, () => false);
+
+/** Whether `v` (an integer) lies in `range`: as a number when it is a safe integer, else exactly. */
+function within(v: number | bigint, range: IntRange): boolean {
+  if (typeof v === "number" && Number.isSafeInteger(v)) return v >= range.minNumber && v <= range.maxNumber;
+  const exact = BigInt(v);
+  return exact >= range.min && exact <= range.max;
+}
+
+/** How a string field is bounded: its longest length in UTF-8 bytes (a PostgreSQL index entry holds about 2.7 kB). */
+interface TextBound {
+  /** an ID: no other record shares it, so it is not interned */
+  readonly unique?: boolean;
+  readonly maxBytes?: number;
+}
+
+/** The job's and deployment's identifiers (indexed by the PostgreSQL store): registration's bound. */
+const ID: TextBound = { unique: true, maxBytes: JOB_LIMITS.idBytes };
+/** Names, statuses and types the PostgreSQL store indexes: registration's bound for names. */
+const INDEXED: TextBound = { maxBytes: JOB_LIMITS.nameBytes };
+
 class Reader {
+  /** `literals`: the number literals of `o` as written (json-literals.ts), when its text is known. */
   constructor(
     private readonly o: Obj,
     private readonly where: string,
-    private readonly interner: Interner,
+    readonly interner: Interner,
+    private readonly literals?: TextLiterals,
   ) {}
 
   private fail(key: string, what: string): never {
     throw new DataFileError(`${this.where}.${key}: expected ${what}`);
   }
 
-  /** The string at `key`; interned unless it is `unique` (an ID: no other record shares it). */
-  str(key: string, unique = false): string {
+  /** A reader of the object at `key` (which `obj` read), at `where`. */
+  reader(o: Obj, key: string, where: string): Reader {
+    return new Reader(o, where, this.interner, textLiteralsWithin(this.literals, key));
+  }
+
+  /** The literals of the member `key`, for a reader of what it holds. */
+  literalsOf(key: string): TextLiterals | undefined {
+    return textLiteralsWithin(this.literals, key);
+  }
+
+  /** The string at `key`, within `bound`; interned unless it is unique. */
+  str(key: string, bound: TextBound = {}): string {
     const v = this.o[key];
     if (v === undefined || v === null) return "";
     if (typeof v !== "string") this.fail(key, "a string");
-    return unique ? v : this.interner.get(v);
+    if (bound.maxBytes !== undefined && v.length > bound.maxBytes / 3) {
+      const bytes = utf8Bytes(v);
+      if (bytes > bound.maxBytes) this.fail(key, `a string of at most ${bound.maxBytes} bytes, not ${bytes}`);
+    }
+    return bound.unique === true ? v : this.interner.get(v);
   }
 
-  int(key: string, unsigned = false): number {
+  /**
+   * The integer at `key`, within `range`: written as Go's decoder reads an integer (no fraction, no
+   * exponent: `1.0` is refused), its value judged exactly (a long literal is read as written, not as
+   * the double it parses to).
+   */
+  int(key: string, range: IntRange = INT64): number {
     const v = this.o[key];
     if (v === undefined || v === null) return 0;
-    if (typeof v !== "number" || !Number.isInteger(v) || (unsigned && v < 0)) this.fail(key, unsigned ? "an unsigned integer" : "an integer");
+    if (typeof v !== "number") this.fail(key, range.kind);
+    // The common case, at once: a safe integer within the range, written as one.
+    const written = this.literals?.written;
+    if (Number.isSafeInteger(v) && v >= range.minNumber && v <= range.maxNumber && (written === undefined || literalOf(written, key) === undefined)) return v;
+    return this.unusualInt(key, v, range);
+  }
+
+  /** `int` of any other number `v`. */
+  private unusualInt(key: string, v: number, range: IntRange): number {
+    let literal = literalOf(this.literals?.written, key);
+    if (literal === undefined && Number.isInteger(v)) {
+      if (range.surely(v)) return v;
+      // Past the safe integers a double may not be what was written: near a bound, the literal decides.
+      if (!Number.isSafeInteger(v)) literal = literalOf(this.literals?.all(), key);
+    }
+    const shown = literal ?? String(v);
+    const fraction = literal !== undefined && writtenAsFraction(literal);
+    if (!Number.isInteger(v)) this.fail(key, `${range.kind}, not ${shown}`);
+    if (!within(literal === undefined || fraction ? v : BigInt(literal), range)) {
+      this.fail(key, `${range.kind} ${range.min === 0n ? `up to ${range.max}` : `between ${range.min} and ${range.max}`}, not ${shown}`);
+    }
+    if (fraction) this.fail(key, `${range.kind}, not ${shown}`);
     return v;
+  }
+
+  /** The namespace at `key` ("" or absent: "default"), which must be one the scheduler could create. */
+  namespace(key: string): string {
+    const namespace = this.str(key) || "default";
+    if (!NAMESPACE_NAME.test(namespace)) this.fail(key, `a namespace name matching ${NAMESPACE_NAME.source}, not ${JSON.stringify(namespace.slice(0, 140))}${namespace.length > 140 ? "…" : ""}`);
+    return namespace;
   }
 
   bool(key: string): boolean {
@@ -90,68 +190,100 @@ class Reader {
 const JOB_FIELDS = new Set(["CreateIndex", "Datacenters", "ID", "JobModifyIndex", "JobSummary", "ModifyIndex", "Multiregion", "Name", "Namespace", "ParameterizedJob", "ParentID", "Periodic", "Priority", "Status", "StatusDescription", "Stop", "SubmitTime", "Type"]);
 const DEPLOYMENT_FIELDS = new Set(["CreateIndex", "EvalPriority", "ID", "IsMultiregion", "JobCreateIndex", "JobID", "JobModifyIndex", "JobSpecModifyIndex", "JobVersion", "ModifyIndex", "Namespace", "Status", "StatusDescription", "TaskGroups"]);
 
-function taskGroupSummary(o: Obj, where: string, interner: Interner): TaskGroupSummary {
-  const r = new Reader(o, where, interner);
+function taskGroupSummary(r: Reader): TaskGroupSummary {
   return { Complete: r.int("Complete"), Failed: r.int("Failed"), Lost: r.int("Lost"), Queued: r.int("Queued"), Running: r.int("Running"), Starting: r.int("Starting") };
 }
 
-function jobSummary(o: Obj | null, job: JobListEntry, where: string, interner: Interner): JobSummary {
+function jobSummary(job: Reader, o: Obj | null, entry: JobListEntry, where: string): JobSummary {
   if (o === null) {
-    return { Children: { Dead: 0, Pending: 0, Running: 0 }, CreateIndex: job.CreateIndex, JobID: job.ID, ModifyIndex: job.ModifyIndex, Namespace: job.Namespace, Summary: {} };
+    return { Children: { Dead: 0, Pending: 0, Running: 0 }, CreateIndex: entry.CreateIndex, JobID: entry.ID, ModifyIndex: entry.ModifyIndex, Namespace: entry.Namespace, Summary: {} };
   }
-  const r = new Reader(o, where, interner);
+  const r = job.reader(o, "JobSummary", where);
   const children = r.obj("Children");
+  const groups = r.obj("Summary");
+  const literals = r.literalsOf("Summary");
   // Keyed by task group names: every name an own key (`__proto__` and `constructor` are groups like any other).
   const summary = plainMap(
-    Object.entries(r.obj("Summary") ?? {}).map(([group, value]) => {
+    Object.entries(groups ?? {}).map(([group, value]) => {
       if (!isObj(value)) throw new DataFileError(`${where}.Summary.${group}: expected an object`);
-      return [group, taskGroupSummary(value, `${where}.Summary.${group}`, interner)] as const;
+      return [group, taskGroupSummary(new Reader(value, `${where}.Summary.${group}`, r.interner, textLiteralsWithin(literals, group)))] as const;
     }),
   );
-  const c = children === null ? null : new Reader(children, `${where}.Children`, interner);
+  const c = children === null ? null : r.reader(children, "Children", `${where}.Children`);
   return {
     Children: c === null ? null : { Dead: c.int("Dead"), Pending: c.int("Pending"), Running: c.int("Running") },
-    CreateIndex: r.int("CreateIndex", true),
-    JobID: r.str("JobID") || job.ID,
-    ModifyIndex: r.int("ModifyIndex", true),
-    Namespace: r.str("Namespace") || job.Namespace,
+    CreateIndex: r.int("CreateIndex", INDEX),
+    JobID: r.str("JobID") || entry.ID,
+    ModifyIndex: r.int("ModifyIndex", INDEX),
+    Namespace: r.str("Namespace") || entry.Namespace,
     Summary: summary,
   };
 }
 
-/** A job list entry of a data file, with every field of the seed (absent ones take their zero value). */
-export function normalizeJob(raw: unknown, where: string, interner = new Interner()): JobListEntry {
+/** What a record's text tells before the record is read (when its text is known). */
+interface RecordText {
+  /** Its number literals as written. */
+  readonly literals: TextLiterals | undefined;
+  /** Whether it is storable as it is: nested no deeper than a registration, without an escape of a NUL or a lone surrogate. */
+  readonly storable: boolean;
+}
+
+/** An escape that may be a NUL or a surrogate: a record's text without one holds neither (JSON has no other way to write them). */
+const ODD_ESCAPE = /\\u(?:0000|[dD][89a-fA-F])/;
+
+/** What a record's `text`, nested `depth` levels deep, tells. */
+function recordText(text: string, depth: number): RecordText {
+  return { literals: textLiterals(text), storable: depth <= MAX_JOB_DEPTH && !ODD_ESCAPE.test(text) };
+}
+
+/**
+ * A record of a data file as every store can hold it (`makeStorable`: no NUL, no nesting deeper than a
+ * registration's, lone surrogates made U+FFFD), or its first problem as a DataFileError; `storable`:
+ * its text told it is already.
+ */
+function storableRecord(raw: unknown, where: string, storable = false): Obj {
   if (!isObj(raw)) throw new DataFileError(`${where}: expected an object`);
-  const r = new Reader(raw, where, interner);
-  const id = r.str("ID", true);
+  const problem = storable ? undefined : makeStorable(raw, where, MAX_JOB_DEPTH);
+  if (problem !== undefined) throw new DataFileError(problem);
+  return raw;
+}
+
+/**
+ * A job list entry of a data file, with every field of the seed (absent ones take their zero value),
+ * within the bounds that let every store hold it (see `storableRecord`, `ID`, `INDEXED` and the
+ * integer ranges); `text`: what its text tells, when it is known.
+ */
+function normalizeJob(raw: unknown, where: string, interner: Interner, text: RecordText | undefined): JobListEntry {
+  const r = new Reader(storableRecord(raw, where, text?.storable), where, interner, text?.literals);
+  const id = r.str("ID", ID);
   if (id === "") throw new DataFileError(`${where}.ID: expected a non-empty string`);
   const entry: JobListEntry = {
-    CreateIndex: r.int("CreateIndex", true),
+    CreateIndex: r.int("CreateIndex", INDEX),
     Datacenters: r.strings("Datacenters"),
     ID: id,
-    JobModifyIndex: r.int("JobModifyIndex", true),
+    JobModifyIndex: r.int("JobModifyIndex", INDEX),
     JobSummary: null,
-    ModifyIndex: r.int("ModifyIndex", true),
+    ModifyIndex: r.int("ModifyIndex", INDEX),
     Multiregion: r.obj("Multiregion"),
-    Name: r.str("Name") || id,
-    Namespace: r.str("Namespace") || "default",
+    Name: r.str("Name", INDEXED) || id,
+    Namespace: r.namespace("Namespace"),
     ParameterizedJob: r.bool("ParameterizedJob"),
     ParentID: r.str("ParentID"),
     Periodic: r.bool("Periodic"),
     Priority: r.int("Priority"),
-    Status: r.str("Status"),
+    Status: r.str("Status", INDEXED),
     StatusDescription: r.str("StatusDescription"),
     Stop: r.bool("Stop"),
     SubmitTime: r.int("SubmitTime"),
-    Type: r.str("Type"),
+    Type: r.str("Type", INDEXED),
   };
-  entry.JobSummary = jobSummary(r.obj("JobSummary"), entry, `${where}.JobSummary`, interner);
+  entry.JobSummary = jobSummary(r, r.obj("JobSummary"), entry, `${where}.JobSummary`);
   return r.extras(entry, JOB_FIELDS);
 }
 
-function deploymentState(o: unknown, where: string, interner: Interner): DeploymentState {
+function deploymentState(o: unknown, where: string, literals: TextLiterals | undefined, interner: Interner): DeploymentState {
   if (!isObj(o)) throw new DataFileError(`${where}: expected an object`);
-  const r = new Reader(o, where, interner);
+  const r = new Reader(o, where, interner, literals);
   const require = o["RequireProgressBy"];
   if (require !== undefined && require !== null && typeof require !== "string") throw new DataFileError(`${where}.RequireProgressBy: expected a string or null`);
   return {
@@ -169,26 +301,28 @@ function deploymentState(o: unknown, where: string, interner: Interner): Deploym
   };
 }
 
-/** A deployment of a data file, with every field of the seed. */
-export function normalizeDeployment(raw: unknown, where: string, interner = new Interner()): Deployment {
-  if (!isObj(raw)) throw new DataFileError(`${where}: expected an object`);
-  const r = new Reader(raw, where, interner);
-  const id = r.str("ID", true);
+/** A deployment of a data file, with every field of the seed, within the bounds every store holds (as `normalizeJob`). */
+function normalizeDeployment(raw: unknown, where: string, interner: Interner, literals: TextLiterals | undefined): Deployment {
+  const r = new Reader(storableRecord(raw, where), where, interner, literals);
+  const id = r.str("ID", ID);
   if (id === "") throw new DataFileError(`${where}.ID: expected a non-empty string`);
-  const groups = plainMap(Object.entries(r.obj("TaskGroups") ?? {}).map(([name, value]) => [name, deploymentState(value, `${where}.TaskGroups.${name}`, interner)] as const));
+  const groupLiterals = r.literalsOf("TaskGroups");
+  const groups = plainMap(
+    Object.entries(r.obj("TaskGroups") ?? {}).map(([name, value]) => [name, deploymentState(value, `${where}.TaskGroups.${name}`, textLiteralsWithin(groupLiterals, name), interner)] as const),
+  );
   const deployment: Deployment = {
-    CreateIndex: r.int("CreateIndex", true),
+    CreateIndex: r.int("CreateIndex", INDEX),
     EvalPriority: r.int("EvalPriority"),
     ID: id,
     IsMultiregion: r.bool("IsMultiregion"),
-    JobCreateIndex: r.int("JobCreateIndex", true),
-    JobID: r.str("JobID"),
-    JobModifyIndex: r.int("JobModifyIndex", true),
-    JobSpecModifyIndex: r.int("JobSpecModifyIndex", true),
-    JobVersion: r.int("JobVersion", true),
-    ModifyIndex: r.int("ModifyIndex", true),
-    Namespace: r.str("Namespace") || "default",
-    Status: r.str("Status"),
+    JobCreateIndex: r.int("JobCreateIndex", INDEX),
+    JobID: r.str("JobID", ID),
+    JobModifyIndex: r.int("JobModifyIndex", INDEX),
+    JobSpecModifyIndex: r.int("JobSpecModifyIndex", INDEX),
+    JobVersion: r.int("JobVersion", VERSION),
+    ModifyIndex: r.int("ModifyIndex", INDEX),
+    Namespace: r.namespace("Namespace"),
+    Status: r.str("Status", INDEXED),
     StatusDescription: r.str("StatusDescription"),
     TaskGroups: groups,
   };
@@ -198,19 +332,21 @@ export function normalizeDeployment(raw: unknown, where: string, interner = new 
 /** A data file's jobs, one at a time: how many, each one raw, and what the list's order reads of each. */
 interface JobSource {
   readonly length: number;
-  raw(i: number): unknown;
+  /** The job as parsed, and what its text tells when it is known. */
+  raw(i: number): { value: unknown; text: RecordText | undefined };
   /** The job's namespace and ID as the raw record gives them when they are strings. */
   namespace(i: number): string | undefined;
   id(i: number): string | undefined;
 }
 
-function arraySource(jobs: readonly unknown[]): JobSource {
+/** The jobs of a parsed array; `literals`: the array's number literals as written, when known. */
+function arraySource(jobs: readonly unknown[], literals: TextLiterals | undefined): JobSource {
   const text = (i: number, field: string): string | undefined => {
     const raw = jobs[i];
     const v = isObj(raw) ? raw[field] : undefined;
     return typeof v === "string" ? v : undefined;
   };
-  return { length: jobs.length, raw: (i) => jobs[i], namespace: (i) => text(i, "Namespace"), id: (i) => text(i, "ID") };
+  return { length: jobs.length, raw: (i) => ({ value: jobs[i], text: literals === undefined ? undefined : { literals: textLiteralsWithin(literals, i), storable: false } }), namespace: (i) => text(i, "Namespace"), id: (i) => text(i, "ID") };
 }
 
 /**
@@ -227,14 +363,17 @@ function inListOrder(jobs: JobSource): number[] {
 
 /**
  * The state described by a parsed --data file: `{"jobs": [...], "deployments": [...]}` (other keys
- * belong to other services), or a bare array of jobs, as `GET /v1/jobs` answers.
+ * belong to other services), or a bare array of jobs, as `GET /v1/jobs` answers. A file parsed by
+ * `parseJson` has its integers' literals checked too (`1.0` is not an integer to Go).
  */
 export function snapshotFromData(data: unknown): Snapshot {
-  if (Array.isArray(data)) return snapshotOf({}, arraySource(data), "");
+  const source = sourceOf(data);
+  const literals = source === undefined ? undefined : textLiterals(source);
+  if (Array.isArray(data)) return snapshotOf({}, undefined, arraySource(data, literals), "");
   if (!isObj(data)) throw new DataFileError('expected a JSON object with "jobs" and "deployments", or an array of jobs');
   const jobs = data["jobs"] ?? [];
   if (!Array.isArray(jobs)) throw new DataFileError("jobs: expected an array");
-  return snapshotOf(data, arraySource(jobs), "jobs");
+  return snapshotOf(data, literals, arraySource(jobs, textLiteralsWithin(literals, "jobs")), "jobs");
 }
 
 /** A parsed --data file without the scheduler's "jobs" and "deployments": what the other services read. */
@@ -253,23 +392,26 @@ export function otherServicesData(data: unknown): unknown {
  */
 export function loadDataFile(bytes: Buffer): { snapshot: Snapshot; rest: unknown } {
   const whole = () => {
-    const data: unknown = JSON.parse(bytes.toString("utf8"));
+    const data = parseJson(bytes.toString("utf8"));
     return { snapshot: snapshotFromData(data), rest: otherServicesData(data) };
   };
   const split = splitArrayMember(bytes, "jobs", ["Namespace", "ID"]);
   if (split === undefined) return whole();
-  const { starts, ends, fields } = split.array;
+  const { starts, ends, fields, depths } = split.array;
   const [namespaces, ids] = fields as [readonly (string | undefined)[], readonly (string | undefined)[]];
   const source: JobSource = {
     length: starts.length,
-    raw: (i) => JSON.parse(bytes.toString("utf8", starts[i], ends[i])),
+    raw: (i) => {
+      const text = bytes.toString("utf8", starts[i], ends[i]);
+      return { value: JSON.parse(text) as unknown, text: recordText(text, depths[i]!) };
+    },
     namespace: (i) => namespaces[i],
     id: (i) => ids[i],
   };
   try {
     const data: unknown = JSON.parse(split.rest);
-    if (Array.isArray(data)) return { snapshot: snapshotOf({}, source, ""), rest: otherServicesData(data) };
-    return isObj(data) ? { snapshot: snapshotOf(data, source, "jobs"), rest: otherServicesData(data) } : whole();
+    if (Array.isArray(data)) return { snapshot: snapshotOf({}, undefined, source, ""), rest: otherServicesData(data) };
+    return isObj(data) ? { snapshot: snapshotOf(data, textLiterals(split.rest), source, "jobs"), rest: otherServicesData(data) } : whole();
   } catch {
     // The error of the file read whole: a syntax error anywhere comes before a job's mistake.
     return whole();
@@ -277,17 +419,19 @@ export function loadDataFile(bytes: Buffer): { snapshot: Snapshot; rest: unknown
 }
 
 /**
- * The state of a data file's object (`data`, whose "jobs" are read from `jobs`, at `path` in the file:
- * "jobs", or "" for a bare array): deployments first, then the jobs in list order.
+ * The state of a data file's object (`data`, with its number literals `literals` when known, whose
+ * "jobs" are read from `jobs`, at `path` in the file: "jobs", or "" for a bare array): deployments
+ * first, then the jobs in list order.
  */
-function snapshotOf(data: Obj, jobs: JobSource, path: string): Snapshot {
+function snapshotOf(data: Obj, literals: TextLiterals | undefined, jobs: JobSource, path: string): Snapshot {
   const deployments = data["deployments"] ?? [];
   if (!Array.isArray(deployments)) throw new DataFileError("deployments: expected an array");
   const records: JobRecord[] = [];
   const seen = new Set<string>();
   const latestVersion = new Map<string, number>();
   const interner = new Interner();
-  const normalizedDeployments = deployments.map((d: unknown, i) => normalizeDeployment(d, `deployments[${i}]`, interner));
+  const deploymentLiterals = textLiteralsWithin(literals, "deployments");
+  const normalizedDeployments = deployments.map((d: unknown, i) => normalizeDeployment(d, `deployments[${i}]`, interner, textLiteralsWithin(deploymentLiterals, i)));
   const ids = new Set<string>();
   for (const d of normalizedDeployments) {
     if (ids.has(d.ID)) throw new DataFileError(`deployments: duplicate ID ${d.ID}`);
@@ -297,7 +441,8 @@ function snapshotOf(data: Obj, jobs: JobSource, path: string): Snapshot {
   }
   let index = 1;
   const normalize = (i: number): void => {
-    const entry = normalizeJob(jobs.raw(i), `${path}[${i}]`, interner);
+    const { value, text } = jobs.raw(i);
+    const entry = normalizeJob(value, `${path}[${i}]`, interner, text);
     const key = `${entry.Namespace}\u0000${entry.ID}`;
     if (seen.has(key)) throw new DataFileError(`${path}[${i}]: duplicate job ${entry.ID} in namespace ${entry.Namespace}`);
     seen.add(key);

@@ -3,6 +3,7 @@ import type { Change } from "./records.js";
 import { BadRequest } from "./errors.js";
 import { JobReader, utf8Bytes, wellFormed, type TextRule } from "./decode.js";
 import { JOB_LIMITS, MAX_INTEGER, NAMESPACE_NAME } from "./job-limits.js";
+import { literalsWithin, numberLiterals, sourceOf } from "./json-literals.js";
 import { JOB_TYPES, TERMINAL_DEPLOYMENT_STATUSES } from "./records.js";
 import type { Deployment, DeploymentState, JobListEntry, JobRecord, TaskGroupSummary } from "./records.js";
 import { dict, isObj, own, type Obj } from "../object.js";
@@ -142,14 +143,16 @@ function readMultiregion(r: JobReader, v: unknown): Obj | null {
 /**
  * Validates the body of a registration and fills the defaults the scheduler's client would: every
  * field read is decoded as the scheduler decodes it (see decode.ts) and bounded (job-limits.ts), then
- * checked as the scheduler's `Job.Validate` checks it. The namespace's name is checked by
+ * checked as the scheduler's `Job.Validate` checks it; when the body came from `parseJson`, its integers'
+ * literals too (`1.0` is not an int to Go). The namespace's name is checked by
  * `planRegistration`, after the caller's right to write in it.
  */
 export function parseJobSpec(body: unknown, queryNamespace: string | undefined): JobSpec {
   if (!isObj(body) || body["Job"] === undefined || body["Job"] === null) throw new BadRequest("Job must be specified");
   // Deeper definitions could be stored but not encoded again (every page holding the job would fail).
   if (nestsDeeper(body["Job"], MAX_JOB_DEPTH)) throw new BadRequest(`Job nests objects and arrays more than ${MAX_JOB_DEPTH} levels deep`);
-  const r = new JobReader();
+  const source = sourceOf(body);
+  const r = new JobReader(source === undefined ? undefined : literalsWithin(numberLiterals(source), "Job"));
   const job = r.object(body["Job"], "Job", "a Job");
   if (job === undefined) throw new BadRequest(multiError(r.errors));
 

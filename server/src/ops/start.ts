@@ -7,7 +7,7 @@ import { buildApp } from "../app.js";
 import type { ServerContext, ServerOptions } from "../context.js";
 import { newLogEvents } from "../context.js";
 import { generateDemo } from "../demo/generate.js";
-import { DataFileError, loadDataFile, otherServicesData, snapshotFromData } from "../lists/load.js";
+import { DataFileError, loadDataFile, otherServicesData } from "../lists/load.js";
 import type { Snapshot } from "../lists/records.js";
 import { isObj } from "../object.js";
 import { LevelPersistence } from "../store/memory/persist.js";
@@ -86,12 +86,12 @@ function fromDataFile<T>({ file, bytes }: DataFile, read: (bytes: Buffer) => T):
 
 /**
  * The --data file parsed whole: what the other services read (`ctx.data`), and the state it describes,
- * made when asked (a store that already holds one never asks).
+ * made when asked (a store that already holds one never asks) by the loader the embedded store uses.
  */
 function parseDataFile(ctx: ServerContext, file: DataFile): () => Snapshot {
   const data = fromDataFile(file, (bytes) => JSON.parse(bytes.toString("utf8")) as unknown);
   ctx.data = otherServicesData(data);
-  return () => fromDataFile(file, () => snapshotFromData(data));
+  return () => fromDataFile(file, (bytes) => loadDataFile(bytes).snapshot);
 }
 
 /** The state of --data (read job by job, so that a large file's parse never lives beside it), or the demo set. */

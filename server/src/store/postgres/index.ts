@@ -12,6 +12,7 @@
  */
 import pg from "pg";
 import { toSQL } from "filter-expr";
+import { DataFileError } from "../../lists/load.js";
 import { planRegistration, type JobSpec, type RegisterResponse } from "../../lists/register.js";
 import type { Snapshot, Table } from "../../lists/records.js";
 import { TERMINAL_DEPLOYMENT_STATUSES, type Deployment, type JobRecord } from "../../lists/records.js";
@@ -151,6 +152,8 @@ export class PostgresStore implements SchedulerStore {
       store.feed = new ChangeFeed((after, writes) => readChanges(pool, after, writes), store.raft, log, { retryMs: store.relistenMs });
     } catch (e) {
       await store.close();
+      // A data file the seed cannot read is the file's mistake, told as the embedded store tells it.
+      if (e instanceof DataFileError) throw e;
       if (e instanceof SchemaError) throw new DatabaseError(`database ${redactUrl(url)}: ${e.message}`);
       throw new DatabaseError(`database ${redactUrl(url)}: ${describe(e)}`);
     }

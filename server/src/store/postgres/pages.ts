@@ -8,6 +8,7 @@
 import { filterPage, type PageFilter, type QueryFunction } from "filter-expr";
 import { planWalk, type Page, type Walk } from "../../lists/paginate.js";
 import type { ListRead } from "../types.js";
+import { holdable, seekBound, beforeBound, type Bound } from "./text-bounds.js";
 
 /** A scan of one table in key order. */
 interface Scan {
@@ -186,7 +187,8 @@ function scanFilter<T>(read: ListRead<T>, mode: ReadMode): ScanFilter | undefine
 
 function aclScope<T>(read: ListRead<T>, f: ScanFilter | undefined): Condition[] {
   if (read.readable === null || (read.order === "nomad" && f !== undefined && !f.exact)) return [];
-  const names = [...read.readable];
+  // A name PostgreSQL cannot hold is no namespace's.
+  const names = [...read.readable].filter(holdable);
   return [(p) => `"namespace" = ANY(${p(names)}::text[])`];
 }
 
@@ -215,6 +217,13 @@ export function remembering<T>(read: ListRead<T>): ListRead<T> {
   };
 }
 
+/** The condition of a bound on `column`: a lower bound (`lower`) or an upper one; none for "all". */
+function keyCondition(column: string, bound: Exclude<Bound, "none">, lower: boolean): Condition[] {
+  if (bound === "all") return [];
+  const op = `${lower ? ">" : "<"}${bound.inclusive ? "=" : ""}`;
+  return [(p) => `"${column}" ${op} ${p(bound.key)}`];
+}
+
 /**
  * A page of any list endpoint: the request's walk (`planWalk`, the endpoint's declaration) run by run,
  * each run a keyset scan of the order's key column within its partition and key range. `namespaces`
@@ -227,30 +236,41 @@ export async function readWalk<T>(run: Run, read: ListRead<T>, mode: ReadMode, n
   const f = scanFilter(read, mode);
   const common: Condition[] = aclScope(read, f);
   const namespace = walk.namespace;
+  // Request text reaches SQL only as text PostgreSQL holds (text-bounds.ts): a namespace it cannot
+  // hold is no item's, a bound is rewritten as the one that selects the same keys.
+  if (namespace !== undefined && !holdable(namespace)) return { items: [], nextToken: "", walk };
   if (namespace !== undefined) common.push((p) => `"namespace" = ${p(namespace)}`);
   const items: unknown[] = [];
   let found = seek === undefined;
   for (const [nextRun, r] of walk.runs.entries()) {
     const scope = [...common];
     const partition = r.partition;
+    if (partition !== undefined && !holdable(partition)) continue;
     if (partition !== undefined) scope.push((p) => `"${order.partitionColumn}" = ${p(partition)}`);
-    if (r.from !== undefined) scope.push((p) => `"${order.column}" >= ${p(r.from)}`);
-    if (r.to !== undefined) scope.push((p) => `"${order.column}" < ${p(r.to)}`);
-    const base = { table: endpoint.table, key: order.column, scope, reverse: walk.reverse, keyOf: (item: unknown) => order.key(item as T), pause: read.pause };
+    const lower = r.from === undefined ? "all" : seekBound(r.from, true);
+    const upper = r.to === undefined ? "all" : beforeBound(r.to);
+    if (lower === "none" || upper === "none") continue;
+    scope.push(...keyCondition(order.column, lower, true), ...keyCondition(order.column, upper, false));
     let from = "";
-    if (!found && seek !== undefined) {
-      if ("key" in seek) from = seek.key;
-      else {
-        // Tokens do not sort as keys: the run starts at its first match whose token is at or past the
-        // target (in list order); from there on every item counts.
-        const past = (item: unknown): boolean => {
-          const c = seek.compare(order.token(item as T));
-          return walk.reverse ? c <= 0 : c >= 0;
-        };
-        const start = await firstWhere(run, { ...base, from: "" }, past, f);
-        if (start === undefined) continue;
-        from = start.key;
-      }
+    if (!found && seek !== undefined && "key" in seek) {
+      // Keys at or past the target (at or before it, in reverse): an inclusive bound is the scan's
+      // start ("" is none: the scan's start then, and in reverse the bound, is a condition).
+      const bound = seekBound(seek.key, !walk.reverse);
+      if (bound === "none") continue;
+      if (bound !== "all" && bound.inclusive && bound.key !== "") from = bound.key;
+      else scope.push(...keyCondition(order.column, bound, !walk.reverse));
+    }
+    const base = { table: endpoint.table, key: order.column, scope, reverse: walk.reverse, keyOf: (item: unknown) => order.key(item as T), pause: read.pause };
+    if (!found && seek !== undefined && !("key" in seek)) {
+      // Tokens do not sort as keys: the run starts at its first match whose token is at or past the
+      // target (in list order); from there on every item counts.
+      const past = (item: unknown): boolean => {
+        const c = seek.compare(order.token(item as T));
+        return walk.reverse ? c <= 0 : c >= 0;
+      };
+      const start = await firstWhere(run, { ...base, from: "" }, past, f);
+      if (start === undefined) continue;
+      from = start.key;
     }
     const scan = { ...base, from };
     if (query.perPage !== 0 && items.length === query.perPage) {
