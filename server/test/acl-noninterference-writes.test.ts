@@ -122,7 +122,7 @@ function spec(namespace: string, job: Json, type: string): unknown {
 }
 
 /** The reader's streams: filters led by an equality the set indexes (guessed keys and names), others, none. */
-const STREAMS = [
+const STREAMS: Record<string, string>[] = [
   { namespace: "*", topic: "*" },
   { namespace: "*", filter: 'Key == "guess-a"' },
   { namespace: "*", filter: 'Topic == "Job" and Payload.Job.Name == "guess-b"' },
@@ -166,7 +166,7 @@ async function run(kind: StoreKind, writes: readonly Write[]): Promise<[Seen, Se
   try {
     const start = await Promise.all(sides.map(async (side) => {
       const index = Number((await call(side.base, "GET", "/v1/jobs?namespace=dev", READER)).headers["x-svc-index"]);
-      const streams = await Promise.all(STREAMS.map((s) => Stream.open(side.base, q(s as Record<string, string>), AS_READER)));
+      const streams = await Promise.all(STREAMS.map((s) => Stream.open(side.base, q(s), AS_READER)));
       opened.push(...streams);
       const answers: (Reply | undefined)[] = WAITS.map(() => undefined);
       const waits = WAITS.map((filter, i) =>

@@ -54,6 +54,12 @@ export interface FilterPageOptions<T> {
   scope?: (p: (value: unknown) => string) => string;
   /** Passed to `toSQL` (SQLite's function name, `unknownValue`). */
   sql?: Pick<ToSqlOptions, "sqliteFunction" | "unknownValue">;
+  /**
+   * Asked before each row is re-checked: when it returns a promise, the page waits for it first. A
+   * server yields to its event loop this way between slices of a long re-check, and stops the page by
+   * rejecting (its client left).
+   */
+  pause?: () => Promise<void> | undefined;
 }
 
 /** A page of results. */
@@ -125,6 +131,8 @@ export async function filterPage<T = unknown>(options: FilterPageOptions<T>): Pr
     queries++;
     candidates += rows.length;
     for (const row of rows) {
+      const paused = options.pause?.();
+      if (paused !== undefined) await paused;
       const k = keyOf(row);
       const raw = row.d;
       const doc = (typeof raw === "string" ? parseJson(raw) : raw) as T;

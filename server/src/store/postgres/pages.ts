@@ -22,8 +22,10 @@ interface Scan {
   reverse: boolean;
   /** The key of an item (the same value as the key column). */
   keyOf(item: unknown): string;
-  /** Checked before each row read in this process: true yields to the event loop. */
+  /** Checked before each row read in this process: true yields to the event loop until `turn` resolves. */
   pause: () => boolean;
+  /** The read's next turn of the loop (`ListRead.turn`): rejects once its clients have gone. */
+  turn: () => Promise<void>;
 }
 
 /** The filter as the scan runs it: the request's budgeted check, then the ACL check. */
@@ -71,8 +73,6 @@ function scopeOf(scan: Scan): ((p: (value: unknown) => string) => string) | unde
  */
 const MAX_CHUNK = 2_000;
 
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
 /**
  * Up to `n` items (0: all) from the scan's start that `keep` accepts (undefined: every row), and the key
  * of the next one: the rows in key order in keyset chunks, as `filterPage` reads them when the
@@ -99,7 +99,7 @@ async function keyset(run: Run, scan: Scan, keep: ((item: unknown) => boolean) |
       params,
     );
     for (const row of rows) {
-      if (scan.pause()) await nextTurn();
+      if (scan.pause()) await scan.turn();
       const item = JSON.parse(row["d"] as string) as unknown;
       if (keep !== undefined && !keep(item)) continue;
       if (items.length + 1 === want) return { items, keys, nextKey: row["k"] as string };
@@ -124,6 +124,8 @@ async function collect(run: Run, scan: Scan, f: ScanFilter | undefined, n: numbe
       nextToken: scan.from,
       perPage: n,
       reverse: scan.reverse,
+      // The candidates' re-check runs in slices, in the read's turns of the loop.
+      pause: () => (scan.pause() ? scan.turn() : undefined),
     };
     const scope = scopeOf(scan);
     const page = await filterPage(scope === undefined ? options : { ...options, scope });
@@ -260,7 +262,7 @@ export async function readWalk<T>(run: Run, read: ListRead<T>, mode: ReadMode, n
       if (bound !== "all" && bound.inclusive && bound.key !== "") from = bound.key;
       else scope.push(...keyCondition(order.column, bound, !walk.reverse));
     }
-    const base = { table: endpoint.table, key: order.column, scope, reverse: walk.reverse, keyOf: (item: unknown) => order.key(item as T), pause: read.pause };
+    const base = { table: endpoint.table, key: order.column, scope, reverse: walk.reverse, keyOf: (item: unknown) => order.key(item as T), pause: read.pause, turn: read.turn };
     if (!found && seek !== undefined && !("key" in seek)) {
       // Tokens do not sort as keys: the run starts at its first match whose token is at or past the
       // target (in list order); from there on every item counts.
