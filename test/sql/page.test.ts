@@ -18,4 +18,23 @@ describe("filterPage", () => {
     expect(page.queries).toBe(1);
     await engine.close();
   });
+
+  it("asks pause before each row it re-checks, waits for the promise it returns, and stops where it rejects", async () => {
+    const engine = await openSqlite();
+    await engine.query("CREATE TABLE jobs (id text PRIMARY KEY, doc text NOT NULL)", []);
+    for (const id of ["a", "b", "c", "d"]) await engine.query("INSERT INTO jobs VALUES (?, ?)", [id, JSON.stringify({ ID: id, Name: `web-${id}` })]);
+    // A regular expression is re-checked row by row.
+    const filter = compile('Name matches "^web-[a-c]$"', { schema: schemas.job });
+    const seen: string[] = [];
+    let calls = 0;
+    const tracked = { ...filter, evaluate: (job: { ID: string }) => (seen.push(job.ID), filter.evaluate(job)) };
+    const page = await filterPage({ query: engine.query, filter: tracked, dialect: "sqlite", table: "jobs", perPage: 0, pause: () => (++calls % 2 === 0 ? new Promise<void>((resolve) => setImmediate(resolve)) : undefined) });
+    expect(page.items.map((j) => (j as { ID: string }).ID)).toEqual(["a", "b", "c"]);
+    expect(calls).toBe(seen.length);
+    seen.length = 0;
+    const stopped = filterPage({ query: engine.query, filter: tracked, dialect: "sqlite", table: "jobs", perPage: 0, pause: () => (seen.length === 2 ? Promise.reject(new Error("gone")) : undefined) });
+    await expect(stopped).rejects.toThrow("gone");
+    expect(seen).toEqual(["a", "b"]);
+    await engine.close();
+  });
 });
