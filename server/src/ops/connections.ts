@@ -1,12 +1,15 @@
 /**
  * Limits of the HTTP connections of both listeners: how long a client may take to send a request,
- * how errors the HTTP parser raises before any route runs are answered (plain text, as every other
- * error), and how shutdown ends connections that do not end by themselves.
+ * what its head may hold (and what heads still arriving may hold, `head-gate.ts`), how errors the HTTP
+ * parser raises before any route runs are answered (plain text, as every other error), and how
+ * shutdown ends connections that do not end by themselves.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { MAX_WAIT_MS, parseGoQuery } from "../scheduler/query.js";
+import { HEADS_IN_PROGRESS } from "./head-budget.js";
+import { gateHeads, HEADS_OVER_BUDGET, PIECED_HEAD_TURNS } from "./head-gate.js";
 
 /** Longest time to receive a request's headers. */
 export const HEADERS_TIMEOUT_MS = 10_000;
@@ -43,20 +46,25 @@ export function closeWhenStalled(response: ServerResponse, ms: number): void {
   if (ms > 0) response.setTimeout(ms, () => response.destroy());
 }
 
-const REASONS: Record<number, string> = { 400: "Bad Request", 408: "Request Timeout", 431: "Request Header Fields Too Large" };
+const REASONS: Record<number, string> = { 400: "Bad Request", 408: "Request Timeout", 431: "Request Header Fields Too Large", 503: "Service Unavailable" };
 
-/** The headers and body of a plain-text error answered before any route runs (`emptyBody`: none). */
+/**
+ * The headers and body of a plain-text error answered before any route runs (`emptyBody`: none); a
+ * `503` (heads in pieces over their budget, for now) says when to try again.
+ */
 function plainError(status: number, emptyBody: boolean): { headers: Record<string, string>; body: string } {
   const body = emptyBody ? "" : `${status} ${REASONS[status]}`;
   const headers: Record<string, string> = { Connection: "close", "Content-Length": String(Buffer.byteLength(body)) };
   if (!emptyBody) headers["Content-Type"] = "text/plain; charset=utf-8";
+  if (status === 503) headers["Retry-After"] = "1";
   return { headers, body };
 }
 
-/** The status of an error of the HTTP parser (Node's codes). */
+/** The status of an error of the HTTP parser (Node's codes) or of the head gate. */
 function statusOf(err: NodeJS.ErrnoException): number {
   if (err.code === "HPE_HEADER_OVERFLOW") return 431;
   if (err.code === "ERR_HTTP_REQUEST_TIMEOUT") return 408;
+  if (err.code === HEADS_OVER_BUDGET) return 503;
   return 400;
 }
 
@@ -125,13 +133,16 @@ export function headBytes(request: IncomingMessage): number {
 }
 
 /**
- * Sets the headers timeout on a listener's server again (Fastify leaves it, but be explicit), and
+ * Sets the headers timeout on a listener's server again (Fastify leaves it, but be explicit), gates
+ * its request heads (`gateHeads`: a head that arrives in pieces reaches the parser whole, in its
+ * client's turn of the loop, `PIECED_HEAD_TURNS`, within the process's `HEADS_IN_PROGRESS`), and
  * answers a request whose head (`headBytes`) is longer than the scheduler reads (`MAX_HEAD_BYTES`) as
- * the parser's errors are answered: `431 Request Header Fields Too Large`, in plain text (`emptyBody`:
- * no body), the connection closed, before anything else runs.
+ * the parser's errors are answered: `431 Request Header Fields Too Large`, in plain text
+ * (`emptyBody`: no body), the connection closed, before anything else runs.
  */
 export function limitHeaders(app: FastifyInstance, requestTimeoutMs: number, emptyBody = false): void {
   app.server.headersTimeout = headersTimeout(requestTimeoutMs);
+  gateHeads(app.server, HEADS_IN_PROGRESS, PIECED_HEAD_TURNS, MAX_HEAD_BYTES);
   app.addHook("onRequest", async (request, reply) => {
     if (headBytes(request.raw) <= MAX_HEAD_BYTES) return;
     const { headers, body } = plainError(431, emptyBody);

@@ -5,51 +5,8 @@ import { tokenFromRequest } from "./tokens.js";
 
 export type Query = Record<string, string | string[] | undefined>;
 
-/**
- * One component of a query string decoded as Go's `url.QueryUnescape` decodes it: `+` is a space and
- * every `%` must start two hex digits (else undefined: the scheduler drops the pair). The decoded bytes
- * are read as UTF-8; a byte sequence that is not UTF-8 reads as U+FFFD (Go would keep the raw bytes).
- */
-export function queryUnescape(text: string): string | undefined {
-  if (!text.includes("%")) return text.includes("+") ? text.replaceAll("+", " ") : text;
-  if (/%(?![0-9A-Fa-f]{2})/.test(text)) return undefined;
-  // The request line is ASCII (Node refuses other bytes there); other characters stand for their UTF-8.
-  const source = Buffer.from(text, "utf8");
-  const bytes = Buffer.alloc(source.length);
-  let n = 0;
-  for (let i = 0; i < source.length; i++) {
-    const b = source[i] as number;
-    if (b === 0x25) {
-      bytes[n++] = Number.parseInt(String.fromCharCode(source[i + 1] as number, source[i + 2] as number), 16);
-      i += 2;
-    } else bytes[n++] = b === 0x2b ? 0x20 : b;
-  }
-  return bytes.toString("utf8", 0, n);
-}
-
-/**
- * The query string as the scheduler reads it (Go's `url.ParseQuery`, which `req.URL.Query()` calls):
- * pairs separated by `&`, the key before the first `=`; a pair holding `;` or a malformed `%` escape in
- * its key or value is dropped and the other pairs are kept, as Go drops them. A repeated key gives its
- * values in order (an array). Fastify's `querystringParser` on both listeners, so that every parameter
- * of every route is read alike.
- */
-export function parseGoQuery(text: string): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
-  for (const pair of text.split("&")) {
-    if (pair.includes(";") || pair === "") continue;
-    const eq = pair.indexOf("=");
-    const key = queryUnescape(eq < 0 ? pair : pair.slice(0, eq));
-    if (key === undefined) continue;
-    const value = queryUnescape(eq < 0 ? "" : pair.slice(eq + 1));
-    if (value === undefined) continue;
-    const previous = out[key];
-    if (previous === undefined) out[key] = value;
-    else if (Array.isArray(previous)) previous.push(value);
-    else out[key] = [previous, value];
-  }
-  return out;
-}
+// The query string itself is read as Go's url.ParseQuery reads it (go-query.ts).
+export { parseGoQuery, queryUnescape } from "./go-query.js";
 
 /** First value of a query parameter (a repeated parameter counts by its first value). */
 export function param(query: Query, name: string): string | undefined {
