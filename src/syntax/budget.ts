@@ -8,7 +8,7 @@
  * every node visited is one step, in the reference's order. Results of a rule at a position are
  * memoised (the count of a rule at a position never changes, the parser being a pure PEG), so a
  * replay costs time linear in the input even where the reference's count is exponential; a memoised
- * result that would cross the limit is replayed step by step to find where the reference stops. The
+ * result that would cross the limit is replayed again, to find where the reference stops. The
  * machine keeps its own stack, so no depth of nesting reaches the JavaScript stack.
  *
  * Results are also memoised by what a rule read (`WindowMemo`), across positions and across texts:
@@ -18,14 +18,30 @@
  * under every literal and class of the grammar (`7` and `8` are one class; `o`, which "or" tests,
  * is its own). The terms of a long chain then cost one lookup each instead of one replay each.
  *
- * A rule that recurses on itself last (`OrExpression <- AndExpression _ "or" _ OrExpression / …`)
- * has its state at the recursion memoised the same way: the steps its sequence took and where the
- * recursion starts depend only on the window read so far. A run of such levels is then one frame
- * (`CHAIN`) that adds their steps and returns as its outermost level would; a chain of 1,000 terms
- * costs a walk of each term's window. Where the innermost level fails, the replay runs again without.
+ * The replay's work then follows the variety of the text, not the count (which the limit puts at
+ * 2,000,000): a megabyte of any shape costs milliseconds.
+ * - A rule that recurses on itself last (`OrExpression <- AndExpression _ "or" _ OrExpression / …`)
+ *   has its state at the recursion memoised the same way: the steps its sequence took and where the
+ *   recursion starts depend only on the window read so far. A run of such levels is then one frame
+ *   (`CHAIN`) that adds their steps and returns as its outermost level would. Where the innermost
+ *   level fails, the replay runs again without.
+ * - A rule that calls itself again before it returns, through the rules it calls first
+ *   (`OrExpression` → `AndExpression` → `NotExpression` → `ParenthesizedExpression` → "(" →
+ *   `OrExpression`), is a descent (`Descent`): a run of its levels read before is one `REPEAT` frame,
+ *   and each level's frames are laid out only when the call below returns to it.
+ * - Runs of chain levels, descent levels and iterations of a repetition that read the same (each
+ *   character equal to the one a level before: `periodicLevels`) are taken at once, as many as the
+ *   limit leaves room for; a repetition whose body reads one character is a loop over class codes
+ *   (`UnitLoop`), and one replayed again with less room is answered from its last run.
+ *
+ * The reference records an error and goes on where a predicate of its grammar fails (every one is
+ * `&{ return false, errors.New(...) }`) and where a string's action, Go's `strconv.Unquote`, fails:
+ * the replay counts them too, and says whether one came before the step past the limit
+ * (`afterError`): the reference's message then lists the error first and the budget second.
  */
 import { inRanges, unicodeGroup } from "../unicode/tables.js";
 import { REFERENCE_RULES } from "./reference-grammar.js";
+import { unquoteFails } from "./strings.js";
 
 /** A node of a pigeon grammar table, as transcribed. */
 export type PegNode =
@@ -55,12 +71,17 @@ export interface BudgetExceeded {
   readonly offset: number;
   /** The rule the parser was in (its display name where it has one), as the reference names it. */
   readonly rule: string;
+  /**
+   * True when a predicate of the grammar failed before (an error such as "Unmatched parentheses"):
+   * the reference keeps parsing after one, and its message then lists that error before this one.
+   */
+  readonly afterError: boolean;
 }
 
 /** The outcome of a replay: the steps taken, or where the budget ran out. */
 export type BudgetResult = { readonly exceeded: false; readonly steps: number; readonly matched: boolean } | ({ readonly exceeded: true } & BudgetExceeded);
 
-const CHOICE = 0, SEQ = 1, PASS = 2, AND = 3, NOT = 4, OPT = 5, STAR = 6, PLUS = 7, REF = 8, LIT = 9, CLASS = 10, ANY = 11, CODE = 12, CHAIN = 13;
+const CHOICE = 0, SEQ = 1, PASS = 2, AND = 3, NOT = 4, OPT = 5, STAR = 6, PLUS = 7, REF = 8, LIT = 9, CLASS = 10, ANY = 11, CODE = 12, CHAIN = 13, REPEAT = 14;
 
 interface Node {
   readonly k: number;
@@ -68,20 +89,51 @@ interface Node {
   rule: number;
   /** On the sequence through which a rule recurses on itself last (`chains`): that rule; else -1. */
   tail: number;
-  readonly lit: readonly number[];
+  /** On a literal: the class codes of its characters (each character of a literal has a code of its own). */
+  lit: readonly number[];
   readonly test: ((cp: number) => boolean) | undefined;
+  /** On a class: whether it holds the characters of each class code (0: not known yet, 1: yes, 2: no). */
+  readonly holds: Uint8Array | undefined;
+  /** On a repetition whose body reads exactly the character it stands on (`UnitLoop`). */
+  loop: UnitLoop | undefined;
+  /** On the node of a `REPEAT` frame: the descent it repeats. */
+  descent: Descent | undefined;
 }
+
+/**
+ * A repetition (`*`, `+`) whose body's count and outcome depend only on the one character it stands
+ * on, and which consumes that character when it matches (`[0-9]*`, a string's characters): by class
+ * code, the body's steps (0: not known yet) and whether it matched. A run of such iterations is one
+ * tight loop over the class codes instead of one replay of the body per character.
+ */
+interface UnitLoop {
+  readonly steps: Int32Array;
+  readonly ok: Uint8Array;
+  /**
+   * The last run that stopped by itself, kept for a replay that comes back to it with less room (a
+   * memoised result that would cross the limit is replayed): where it started (in which codes), its
+   * iterations, the steps of each that matched (-1: not all the same) and of the one that failed.
+   */
+  last: { classes: Uint16Array; pos: number; count: number; okSteps: number; failSteps: number } | undefined;
+}
+
+/** Class codes a `UnitLoop` table holds (the reference grammar has 36). */
+const LOOP_CODES = 256;
 
 interface Machine {
   readonly bodies: readonly Node[];
+  /**
+   * The rule whose action can fail (`StringLiteral`: Go's `strconv.Unquote`, which the reference
+   * records as an error and goes on), and the class codes of `"` and `\\`.
+   */
+  readonly stringRule: number;
+  readonly quote: number;
+  readonly backslash: number;
   readonly names: readonly string[];
   /** Rules whose results are memoised (the others are cheap to replay and met at many positions). */
   readonly memo: readonly boolean[];
-  /** The characters the grammar's literals test, and its classes: what tells two characters apart. */
-  readonly litChars: ReadonlySet<number>;
-  readonly classTests: readonly ((cp: number) => boolean)[];
   readonly codes: ClassCodes;
-  readonly windows: WindowMemo;
+  readonly windows: WindowMemo<WindowResult>;
   /**
    * For a memoised rule that recurses on itself last (`OrExpression <- AndExpression _ "or" _
    * OrExpression / …`): the frame that stands for a run of its levels (`CHAIN`), its recursive
@@ -89,7 +141,9 @@ interface Machine {
    */
   readonly chains: readonly ({ readonly frame: Node; readonly ref: Node; readonly depth: number } | undefined)[];
   /** The steps such a rule takes up to its recursion, and where that starts, by the window it read. */
-  readonly tails: WindowMemo;
+  readonly tails: WindowMemo<WindowResult>;
+  /** Descents (`Descent`) by the window their level read: one memo for each way of replaying (with and without `CHAIN`). */
+  readonly descents: readonly [WindowMemo<Descent>, WindowMemo<Descent>];
 }
 
 /**
@@ -97,7 +151,7 @@ interface Machine {
  * expression levels, whose retries make the count exponential, and the match alternatives, which
  * re-read the same selector, value and string). Any choice is exact; this one is the fastest.
  */
-const MEMOISED = new Set(["OrExpression", "AndExpression", "NotExpression", "CollectionExpression", "ParenthesizedExpression", "MatchExpression", "MatchSelectorOpValue", "MatchSelectorOp", "MatchValueOpSelector", "Selector", "Value", "StringLiteral", "NumberLiteral"]);
+const MEMOISED = new Set(["OrExpression", "AndExpression", "NotExpression", "CollectionExpression", "ParenthesizedExpression", "MatchExpression", "MatchSelectorOpValue", "MatchSelectorOp", "MatchValueOpSelector", "Selector", "Value", "StringLiteral", "NumberLiteral", "SelectorOrIndex", "JsonPointerSegment"]);
 
 /** One machine per grammar table (the reference's, and the older releases' derived from it). */
 const machines = new WeakMap<readonly PegRule[], Machine>();
@@ -116,8 +170,9 @@ function classTest(n: Extract<PegNode, { t: "class" }>): (cp: number) => boolean
 
 function build(rules: readonly PegRule[]): Machine {
   const index = new Map(rules.map((r, i) => [r.name, i]));
+  const node = (k: number, kids: Node[] = [], lit: number[] = [], test?: (cp: number) => boolean): Node =>
+    ({ k, kids, rule: -1, tail: -1, lit, test, holds: test === undefined ? undefined : new Uint8Array(LOOP_CODES), loop: undefined, descent: undefined });
   const conv = (e: PegNode): Node => {
-    const node = (k: number, kids: Node[] = [], lit: number[] = [], test?: (cp: number) => boolean): Node => ({ k, kids, rule: -1, tail: -1, lit, test });
     switch (e.t) {
       case "choice": return node(CHOICE, e.alts.map(conv));
       case "seq": return node(SEQ, e.exprs.map(conv));
@@ -137,14 +192,23 @@ function build(rules: readonly PegRule[]): Machine {
   };
   const litChars = new Set<number>();
   const classTests: ((cp: number) => boolean)[] = [];
+  const bodies = rules.map((r) => conv(r.expr));
+  const memo = rules.map((r) => MEMOISED.has(r.name));
   const collect = (n: Node): void => {
     if (n.k === LIT) for (const c of n.lit) litChars.add(c);
     if (n.k === CLASS) classTests.push(n.test!);
+    if ((n.k === STAR || n.k === PLUS) && consumesOne(n.kids[0]!, bodies, memo, new Set())) n.loop = { steps: new Int32Array(LOOP_CODES), ok: new Uint8Array(LOOP_CODES), last: undefined };
     n.kids.forEach(collect);
   };
-  const bodies = rules.map((r) => conv(r.expr));
   bodies.forEach(collect);
-  const memo = rules.map((r) => MEMOISED.has(r.name));
+  // A backslash and a line break decide whether a double-quoted string unquotes: each has a code of its own.
+  const codes = new ClassCodes(new Set([...litChars, 92, 10]), classTests);
+  const backslash = codes.code(92);
+  const toCodes = (n: Node): void => {
+    if (n.k === LIT) n.lit = n.lit.map((cp) => codes.code(cp));
+    n.kids.forEach(toCodes);
+  };
+  bodies.forEach(toCodes);
   const chains = bodies.map((body, rule) => {
     if (!memo[rule]) return undefined;
     for (let n = body, depth = 1; ; n = n.kids[0]!, depth++) {
@@ -153,13 +217,91 @@ function build(rules: readonly PegRule[]): Machine {
         while (ref.k === PASS) ref = ref.kids[0]!;
         if (ref.k !== REF || ref.rule !== rule) return undefined;
         n.tail = rule;
-        const frame: Node = { k: CHAIN, kids: [], rule, tail: -1, lit: [], test: undefined };
+        const frame = node(CHAIN);
+        frame.rule = rule;
         return { frame, ref, depth };
       }
       if (n.k !== CHOICE && n.k !== PASS) return undefined;
     }
   });
-  return { bodies, names: rules.map((r) => r.display || r.name), memo, litChars, classTests, codes: new ClassCodes(), windows: new WindowMemo(rules.length), chains, tails: new WindowMemo(rules.length) };
+  return {
+    bodies,
+    stringRule: index.get("StringLiteral") ?? -1,
+    quote: codes.code(34),
+    backslash,
+    names: rules.map((r) => r.display || r.name),
+    memo,
+    codes,
+    windows: new WindowMemo(rules.length, backslash),
+    chains,
+    tails: new WindowMemo(rules.length, backslash),
+    descents: [new WindowMemo(rules.length, backslash), new WindowMemo(rules.length, backslash)],
+  };
+}
+
+/**
+ * True when `n` reads only the character it stands on (the end of the input counting as one), takes
+ * no memoised rule and no predicate, and consumes exactly that character when it matches: the body
+ * of a `UnitLoop`. `zeroWidth` asks instead for a lookahead that reads that character and consumes nothing.
+ */
+function consumesOne(n: Node, bodies: readonly Node[], memo: readonly boolean[], seen: Set<number>, zeroWidth = false): boolean {
+  switch (n.k) {
+    case CLASS:
+    case ANY:
+      return !zeroWidth;
+    case LIT:
+      return !zeroWidth && n.lit.length === 1;
+    case NOT:
+    case AND:
+      return zeroWidth && consumesOne(n.kids[0]!, bodies, memo, seen) ;
+    case PASS:
+      return consumesOne(n.kids[0]!, bodies, memo, seen, zeroWidth);
+    case REF: {
+      if (memo[n.rule] || seen.has(n.rule)) return false;
+      seen.add(n.rule);
+      const ok = consumesOne(bodies[n.rule]!, bodies, memo, seen, zeroWidth);
+      seen.delete(n.rule);
+      return ok;
+    }
+    case SEQ:
+      return n.kids.every((kid, i) => consumesOne(kid, bodies, memo, seen, i < n.kids.length - 1 || zeroWidth));
+    case CHOICE:
+      return n.kids.every((kid) => consumesOne(kid, bodies, memo, seen, zeroWidth));
+    default:
+      return false;
+  }
+}
+
+/** Steps and outcome (the sign: negative when it failed) of a `consumesOne` node on a character of class `code` (0: the end). */
+function unitSteps(n: Node, m: Machine, code: number): number {
+  switch (n.k) {
+    case CLASS:
+      return holds(n, m, code) ? 1 : -1;
+    case ANY:
+      return code !== 0 ? 1 : -1;
+    case LIT:
+      return code === n.lit[0] ? 1 : -1;
+    case NOT:
+    case AND:
+    case PASS:
+    case REF: {
+      const r = unitSteps(n.k === REF ? m.bodies[n.rule]! : n.kids[0]!, m, code);
+      const ok = n.k === NOT ? r < 0 : r > 0;
+      return ok ? 1 + Math.abs(r) : -1 - Math.abs(r);
+    }
+    case SEQ:
+    case CHOICE: {
+      let steps = 1;
+      for (const kid of n.kids) {
+        const r = unitSteps(kid, m, code);
+        steps += Math.abs(r);
+        if ((r > 0) === (n.k === CHOICE)) return n.k === CHOICE ? steps : -steps;
+      }
+      return n.k === CHOICE ? -steps : steps;
+    }
+    default:
+      throw new Error("not a unit");
+  }
 }
 
 /** Longest window (in characters) memoised by content; longer ones are only memoised by position. */
@@ -172,43 +314,126 @@ interface WindowResult {
   /** Characters matched, or -1 when the rule failed. */
   readonly length: number;
   readonly steps: number;
+  /** A predicate of the grammar failed within (the reference then records its error). */
+  readonly error: boolean;
+}
+
+/** A `reach` relative to a position, as templates keep it (`NONE`: nothing examined yet). */
+const NONE = -0x40000000;
+const relative = (reach: number, at: number): number => (reach < 0 ? NONE : reach - at);
+const absolute = (rel: number, at: number): number => (rel === NONE ? -1 : rel + at);
+
+/**
+ * A descent: a memoised rule that, before it returns, calls itself again further on, through rules
+ * that call it first (`OrExpression` → `AndExpression` → `NotExpression` → `ParenthesizedExpression`
+ * → "(" → `OrExpression`). What happens from the rule's start to that call depends only on the
+ * characters read (its window): the steps, the distance, and the frames left open, which are the same
+ * at every level, shifted. A run of levels read before is then one `REPEAT` frame that counts the
+ * levels, and each level's frames are laid on the stack only when the call below returns to it.
+ */
+interface Descent {
+  readonly width: number;
+  /** The rule, and the reference node of its call one level down. */
+  readonly rule: number;
+  readonly call: Node;
+  /** Characters from a level's start to the next level's, and the steps between (both calls' counted). */
+  readonly length: number;
+  readonly steps: number;
+  /** Errors recorded within (failed predicates), and before each open frame was pushed. */
+  readonly errors: number;
+  readonly errorsBefore: Float64Array;
+  /** The innermost open rule's `reach` at the call, relative to the level's start. */
+  readonly callReach: number;
+  /** The open frames, from the rule's own down to the one making the call: positions relative to the level's start. */
+  readonly nodes: readonly Node[];
+  readonly starts: Int32Array;
+  readonly curs: Int32Array;
+  readonly iters: Int32Array;
+  readonly counts: Float64Array;
+  /** The rules of the frames that enter one (all), and the `reach` saved by each but the first (relative). */
+  readonly rules: readonly number[];
+  readonly reaches: readonly number[];
+  /** The node of this descent's `REPEAT` frames. */
+  readonly repeat: Node;
 }
 
 /**
  * Class codes of characters: characters the grammar cannot tell apart (under every literal and class
- * it has) share a code. Codes count from 1 in order of first meeting; 0 stands for the end of the
- * input. The reference grammar has 36 such classes over all of Unicode.
+ * it has) share a code. Codes count from 1 in order of first meeting (the literals' characters first);
+ * 0 stands for the end of the input. The reference grammar has 36 such classes over all of Unicode.
  */
 class ClassCodes {
   private readonly codes = new Map<number, number>();
   private readonly signatures = new Map<string, number>();
   /** The codes of ASCII characters (0: not met yet). */
   private readonly ascii = new Uint16Array(128);
+  /** A character of each code (code 0: -1, the end). */
+  readonly samples: number[] = [-1];
 
-  /** `cps` as class codes, then code 0 for the end of the input. */
-  of(cps: Int32Array, m: Machine): Uint16Array {
-    const out = new Uint16Array(cps.length + 1);
-    for (let i = 0; i < cps.length; i++) {
-      const cp = cps[i]!;
-      let code = cp < 128 ? this.ascii[cp]! : this.codes.get(cp);
-      if (code === undefined || code === 0) {
-        let signature = m.litChars.has(cp) ? String(cp) : "";
-        for (const test of m.classTests) signature += test(cp) ? "1" : "0";
-        code = this.signatures.get(signature);
-        if (code === undefined) {
-          code = this.signatures.size + 1;
-          this.signatures.set(signature, code);
-        }
-        if (cp < 128) this.ascii[cp] = code;
-        else {
-          if (this.codes.size > 100_000) this.codes.clear();
-          this.codes.set(cp, code);
-        }
+  /** `distinct`: the characters that have a code of their own (the literals', and any the replay must tell apart). */
+  constructor(
+    private readonly distinct: ReadonlySet<number>,
+    private readonly classTests: readonly ((cp: number) => boolean)[],
+  ) {}
+
+  /**
+   * The class codes of `text`'s runes, then code 0 for the end of the input; and where a surrogate
+   * makes a rune's index differ from its UTF-16 offset, each rune's offset (and the text's length).
+   */
+  of(text: string): { readonly classes: Uint16Array; readonly offsets: Int32Array | undefined } {
+    const ascii = this.ascii;
+    if (!SURROGATE.test(text)) {
+      const out = new Uint16Array(text.length + 1);
+      for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        const code = c < 128 ? ascii[c]! : 0;
+        out[i] = code === 0 ? this.code(c) : code;
       }
-      out[i] = code;
+      return { classes: out, offsets: undefined };
     }
-    return out;
+    const runes = new Uint16Array(text.length + 1);
+    const offsets = new Int32Array(text.length + 1);
+    let n = 0;
+    for (let i = 0; i < text.length; n++) {
+      let cp = text.codePointAt(i)!;
+      offsets[n] = i;
+      i += cp > 0xffff ? 2 : 1;
+      // Go's UTF-8 decoder reads what a JavaScript string holds as a lone surrogate as U+FFFD.
+      if (cp >= 0xd800 && cp <= 0xdfff) cp = REPLACEMENT;
+      runes[n] = this.code(cp);
+    }
+    offsets[n] = text.length;
+    return { classes: runes.slice(0, n + 1), offsets };
   }
+
+  /** The code of one character. */
+  code(cp: number): number {
+    let code = cp < 128 ? this.ascii[cp]! : this.codes.get(cp);
+    if (code !== undefined && code !== 0) return code;
+    let signature = this.distinct.has(cp) ? String(cp) : "";
+    for (const test of this.classTests) signature += test(cp) ? "1" : "0";
+    code = this.signatures.get(signature);
+    if (code === undefined) {
+      code = this.signatures.size + 1;
+      this.signatures.set(signature, code);
+      this.samples.push(cp);
+    }
+    if (cp < 128) this.ascii[cp] = code;
+    else {
+      if (this.codes.size > 100_000) this.codes.clear();
+      this.codes.set(cp, code);
+    }
+    return code;
+  }
+}
+
+/** Whether class node `n` holds the characters of class `code` (none for 0, the end). */
+function holds(n: Node, m: Machine, code: number): boolean {
+  if (code === 0) return false;
+  if (code >= LOOP_CODES) return n.test!(m.codes.samples[code]!);
+  let h = n.holds![code]!;
+  if (h === 0) h = n.holds![code] = n.test!(m.codes.samples[code]!) ? 1 : 2;
+  return h === 1;
 }
 
 /** Codes a window may hold (`ClassCodes`); a window with a higher one is not memoised. */
@@ -217,25 +442,29 @@ const ALPHABET = 48;
 const MAX_NODES = 1 << 15;
 
 /**
- * Rule results keyed by rule and window content, for one machine, shared by every replay: a trie per
- * rule over the class codes of the characters the rule examined (`ClassCodes`). The windows of one rule
+ * Results keyed by rule and window content, for one machine, shared by every replay: a trie per rule
+ * over the class codes of the characters the rule examined (`ClassCodes`). The windows of one rule
  * never hold one another: a run that met the content of a shorter window would have stopped where
  * that window ends. So a walk from a position meets at most one result, whatever the number of
- * windows, in time linear in its width.
+ * windows, in time linear in its width. A window holding the `barred` code (a backslash, whose
+ * escape the codes do not tell apart: whether a string unquotes depends on it) is not kept.
  */
-class WindowMemo {
+class WindowMemo<T extends { readonly width: number }> {
   private next = new Int32Array(1024 * ALPHABET);
   /** Where the result that ends at each node is in `results` (0: none). Node 0 is no node (a missing child). */
   private ends = new Int32Array(1024);
-  private results: WindowResult[] = [{ width: 0, length: -1, steps: 0 }];
+  private results: (T | undefined)[] = [undefined];
   private size = 1;
   private readonly roots: Int32Array;
 
-  constructor(rules: number) {
+  constructor(
+    rules: number,
+    private readonly barred: number,
+  ) {
     this.roots = new Int32Array(rules);
   }
 
-  find(rule: number, classes: Uint16Array, pos: number): WindowResult | undefined {
+  find(rule: number, classes: Uint16Array, pos: number): T | undefined {
     let node = this.roots[rule]!;
     const end = Math.min(classes.length, pos + MAX_WINDOW);
     for (let i = pos; node !== 0 && i < end; i++) {
@@ -247,13 +476,14 @@ class WindowMemo {
     return undefined;
   }
 
-  add(rule: number, classes: Uint16Array, pos: number, reach: number, length: number, steps: number): void {
-    if (reach < pos || reach - pos >= MAX_WINDOW) return;
+  /** Keeps `value` for `rule` at `pos`, whose run examined the characters up to `reach` (`value.width` of them). */
+  add(rule: number, classes: Uint16Array, pos: number, value: T): void {
+    if (value.width <= 0 || value.width > MAX_WINDOW) return;
     let node = this.roots[rule]!;
     if (node === 0) node = this.roots[rule] = this.node();
-    for (let i = pos; i <= reach && node !== 0; i++) {
+    for (let i = pos; i < pos + value.width && node !== 0; i++) {
       const c = classes[i]!;
-      if (c >= ALPHABET) return;
+      if (c >= ALPHABET || c === this.barred) return;
       const at = node * ALPHABET + c;
       let child = this.next[at]!;
       if (child === 0) {
@@ -265,7 +495,7 @@ class WindowMemo {
     }
     if (node === 0) return;
     this.ends[node] = this.results.length;
-    this.results.push({ width: reach - pos + 1, length, steps });
+    this.results.push(value);
   }
 
   /** A new node, or 0 when the memo was full and started again. */
@@ -275,7 +505,7 @@ class WindowMemo {
       if (id >= MAX_NODES) {
         this.next = new Int32Array(1024 * ALPHABET);
         this.ends = new Int32Array(1024);
-        this.results = this.results.slice(0, 1);
+        this.results = [undefined];
         this.size = 1;
         this.roots.fill(0);
         return 0;
@@ -297,63 +527,264 @@ const REPLACEMENT = 0xfffd;
 
 /**
  * Replays the reference parser's step count over `text` with the limit `max` (the reference panics
- * with "max number of expressions parsed" when step `max + 1` is taken).
+ * with "max number of expressions parsed" when step `max + 1` is taken). `shortcuts: false` replays
+ * node by node, with results memoised by position only (no windows, chains, descents or loops): the
+ * same answer, in time that grows with the count (for tests).
  */
-export function budgetSteps(text: string, max: number, rules: readonly PegRule[] = REFERENCE_RULES): BudgetResult {
+export function budgetSteps(text: string, max: number, rules: readonly PegRule[] = REFERENCE_RULES, shortcuts = true): BudgetResult {
   let m = machines.get(rules);
   if (m === undefined) machines.set(rules, (m = build(rules)));
-  // Runes, and the UTF-16 offset of each where a surrogate makes them differ (else a rune's index is its offset).
-  const all = new Int32Array(text.length);
-  let at: Int32Array | undefined;
-  let n = text.length;
-  if (!SURROGATE.test(text)) {
-    for (let i = 0; i < n; i++) all[i] = text.charCodeAt(i);
-  } else {
-    at = new Int32Array(text.length + 1);
-    n = 0;
-    for (let i = 0; i < text.length; n++) {
-      let cp = text.codePointAt(i)!;
-      at[n] = i;
-      const w = cp > 0xffff ? 2 : 1;
-      if (cp >= 0xd800 && cp <= 0xdfff) cp = REPLACEMENT;
-      all[n] = cp;
-      i += w;
-    }
-    at[n] = text.length;
-  }
-  const cps = n === text.length ? all : all.subarray(0, n);
-  const classes = m.codes.of(cps, m);
+  const { classes, offsets } = m.codes.of(text);
   // A run of a rule's levels stands for them only while its innermost level succeeds (`CHAIN`).
-  return replay(m, cps, at, classes, max, true) ?? replay(m, cps, at, classes, max, false)!;
+  if (!shortcuts) return replay(m, text, offsets, classes, max, false, false)!;
+  return replay(m, text, offsets, classes, max, true, true) ?? replay(m, text, offsets, classes, max, false, true)!;
 }
 
 const SURROGATE = /[\uD800-\uDFFF]/;
 
+/** A result memoised by position: where the rule ended (-1: it failed), its steps, the furthest character it examined, and whether a predicate failed within. */
+interface Memo {
+  readonly end: number;
+  readonly steps: number;
+  readonly reach: number;
+  readonly error: boolean;
+}
+
 /**
- * The machine of `budgetSteps` over the text's runes, their UTF-16 offsets (undefined: the same as
- * their indexes) and their class codes.
+ * The explicit stack of a replay. Each frame holds its node, where it started, where its current
+ * child starts, the child's index (iterations for a repetition, levels for a `REPEAT`) and its steps
+ * so far; and for a frame that enters a rule, the total and the errors when it was pushed (total -1:
+ * not known, a frame laid out by `unfold`), the depth of `reaches` then, and the rule's previous open
+ * frame (`openAt`). A `REPEAT` frame keeps in `cur` the `reach` saved at its first level and in
+ * `prev` the `REPEAT` below it.
+ */
+class Stack {
+  cap = 64;
+  readonly node: Node[] = [];
+  start: Int32Array = new Int32Array(this.cap);
+  cur: Int32Array = new Int32Array(this.cap);
+  iter: Int32Array = new Int32Array(this.cap);
+  steps: Float64Array = new Float64Array(this.cap);
+  total: Float64Array = new Float64Array(this.cap);
+  errors: Float64Array = new Float64Array(this.cap);
+  depth: Int32Array = new Int32Array(this.cap);
+  prev: Int32Array = new Int32Array(this.cap);
+  sp = 0;
+  /** The rules entered (the start rule first), and the `reach` each enclosing rule had when the next was entered. */
+  readonly rules: number[] = [0];
+  readonly reaches: number[] = [];
+  /** The innermost open frame of each rule (-1: none). */
+  readonly openAt: Int32Array;
+  /** The topmost `REPEAT` frame (-1: none): the frames below it may stand for levels not laid out. */
+  lastRepeat = -1;
+
+  constructor(rules: number) {
+    this.openAt = new Int32Array(rules).fill(-1);
+  }
+
+  push(nd: Node, start: number, total: number, errors: number): void {
+    if (this.sp === this.cap) this.grow();
+    const sp = this.sp++;
+    this.node[sp] = nd;
+    this.start[sp] = start;
+    this.cur[sp] = start;
+    this.iter[sp] = 0;
+    this.steps[sp] = 1;
+    this.total[sp] = total;
+    this.errors[sp] = errors;
+  }
+
+  /** The frame just pushed enters `rule` (a `REF` frame, or a `CHAIN` one) from a rule that had read up to `reach`. */
+  enter(rule: number, ref: boolean, reach: number): void {
+    const top = this.sp - 1;
+    this.depth[top] = this.reaches.length;
+    if (ref) {
+      this.prev[top] = this.openAt[rule]!;
+      this.openAt[rule] = top;
+    }
+    this.rules.push(rule);
+    this.reaches.push(reach);
+  }
+
+  /** Leaves the rule of the top frame: the `reach` its caller had. */
+  leave(f: Node): number {
+    if (f.k === REF) this.openAt[f.rule] = this.prev[this.sp - 1]!;
+    this.rules.pop();
+    return this.reaches.pop()!;
+  }
+
+  /** Lays out the innermost level of the `REPEAT` frame on top: the level that the call just returned to. */
+  unfold(): void {
+    const top = this.sp - 1;
+    const d = this.node[top]!.descent!;
+    const levels = this.iter[top]!;
+    const start = this.start[top]! + (levels - 1) * d.length;
+    const parentReach = levels === 1 ? this.cur[top]! : absolute(d.callReach, start - d.length);
+    // The errors before this level (each level above added the same number when it was passed).
+    const before = this.errors[top]! + (levels - 1) * d.errors;
+    if (levels === 1) {
+      this.lastRepeat = this.prev[top]!;
+      this.sp--;
+    } else {
+      this.iter[top] = levels - 1;
+    }
+    let r = 0;
+    for (let j = 0; j < d.nodes.length; j++) {
+      const nd = d.nodes[j]!;
+      this.push(nd, start + d.starts[j]!, -1, before + d.errorsBefore[j]!);
+      const sp = this.sp - 1;
+      this.cur[sp] = start + d.curs[j]!;
+      this.iter[sp] = d.iters[j]!;
+      this.steps[sp] = d.counts[j]!;
+      if (nd.k === REF || nd.k === CHAIN) {
+        this.enter(d.rules[r]!, nd.k === REF, r === 0 ? parentReach : absolute(d.reaches[r - 1]!, start));
+        r++;
+      }
+    }
+  }
+
+  private grow(): void {
+    this.cap *= 2;
+    const g32 = (a: Int32Array): Int32Array => {
+      const b = new Int32Array(this.cap);
+      b.set(a);
+      return b;
+    };
+    const g64 = (a: Float64Array): Float64Array => {
+      const b = new Float64Array(this.cap);
+      b.set(a);
+      return b;
+    };
+    this.start = g32(this.start);
+    this.cur = g32(this.cur);
+    this.iter = g32(this.iter);
+    this.depth = g32(this.depth);
+    this.prev = g32(this.prev);
+    this.steps = g64(this.steps);
+    this.total = g64(this.total);
+    this.errors = g64(this.errors);
+  }
+}
+
+/**
+ * The descent from the open frame `d0` of `rule` to its call at `pos` (by `call`), with the state
+ * the replay has there, as a `Descent`; undefined when its window is too wide to memoise.
+ */
+function descentOf(st: Stack, rule: number, d0: number, call: Node, pos: number, reach: number, total: number, errors: number): Descent | undefined {
+  const start = st.start[d0]!;
+  let widest = reach;
+  for (let i = st.depth[d0]! + 1; i < st.reaches.length; i++) if (st.reaches[i]! > widest) widest = st.reaches[i]!;
+  if (widest < pos - 1 || widest - start >= MAX_WINDOW) return undefined;
+  const top = st.sp;
+  const d: Descent = {
+    width: widest - start + 1,
+    rule,
+    call,
+    length: pos - start,
+    steps: total - st.total[d0]!,
+    errors: errors - st.errors[d0]!,
+    errorsBefore: st.errors.slice(d0, top).map((x) => x - st.errors[d0]!),
+    callReach: relative(reach, start),
+    nodes: st.node.slice(d0, top),
+    starts: st.start.slice(d0, top).map((x) => x - start),
+    curs: st.cur.slice(d0, top).map((x) => x - start),
+    iters: st.iter.slice(d0, top),
+    counts: st.steps.slice(d0, top),
+    rules: st.rules.slice(st.depth[d0]! + 1),
+    reaches: st.reaches.slice(st.depth[d0]! + 1).map((x) => relative(x, start)),
+    repeat: { k: REPEAT, kids: [], rule, tail: -1, lit: [], test: undefined, holds: undefined, loop: undefined, descent: undefined },
+  };
+  (d.repeat as { descent: Descent }).descent = d;
+  return d;
+}
+
+/** How far a `UnitLoop` ran (`runLoop`): its end, iterations and steps, and whether the limit stopped it. */
+const run = { end: 0, count: 0, steps: 0, crossed: false };
+
+/**
+ * Runs the repetition `loop` of `node` from `pos` on the class codes, taking at most `left` steps:
+ * stops at the first iteration that fails, or (`crossed`) before the first that would take more
+ * steps than are left or whose character has no code of the tables.
+ */
+function runLoop(node: Node, m: Machine, classes: Uint16Array, pos: number, left: number): void {
+  const loop = node.loop!;
+  const last = loop.last;
+  if (last !== undefined && last.classes === classes && last.pos === pos && last.okSteps > 0) {
+    // The same run again: as many iterations as are left room for, then the one that fails.
+    const fit = Math.min(last.count, Math.floor(left / last.okSteps));
+    run.end = pos + fit;
+    run.count = fit;
+    run.steps = fit * last.okSteps;
+    run.crossed = fit < last.count || left - run.steps < last.failSteps;
+    if (!run.crossed) run.steps += last.failSteps;
+    return;
+  }
+  let p = pos;
+  let steps = 0;
+  let okSteps = 0;
+  let crossed = false;
+  let s = 0;
+  for (;;) {
+    const c = classes[p]!;
+    if (c >= LOOP_CODES) {
+      crossed = true;
+      break;
+    }
+    s = loop.steps[c]!;
+    if (s === 0) {
+      const r = unitSteps(node.kids[0]!, m, c);
+      s = loop.steps[c] = Math.abs(r);
+      loop.ok[c] = r > 0 ? 1 : 0;
+    }
+    if (s > left) {
+      crossed = true;
+      break;
+    }
+    left -= s;
+    steps += s;
+    if (loop.ok[c] === 0) break;
+    if (okSteps !== s) okSteps = okSteps === 0 && p === pos ? s : -1;
+    p++;
+  }
+  run.end = p;
+  run.count = p - pos;
+  run.steps = steps;
+  run.crossed = crossed;
+  if (!crossed && p - pos > 64) loop.last = { classes, pos, count: p - pos, okSteps, failSteps: s };
+}
+
+/**
+ * Levels (at least 1, at most `most`) of `length` characters each from `pos` whose windows of
+ * `width` characters hold the same class codes as the first's: a run of levels that the same memoised
+ * result answers, found by comparing each character with the one a level before.
+ */
+function periodicLevels(classes: Uint16Array, pos: number, length: number, width: number, most: number): number {
+  if (most <= 1) return 1;
+  const limit = Math.min(classes.length, pos + (most - 1) * length + width);
+  let x = pos + length;
+  while (x < limit && classes[x] === classes[x - length]) x++;
+  return Math.max(1, Math.min(most, Math.floor((x - width - pos) / length) + 1));
+}
+
+/**
+ * The machine of `budgetSteps` over `text`, the UTF-16 offsets of its runes (undefined: the same as
+ * their indexes) and their class codes (`ClassCodes.of`).
  * With `chains`, a run of a recursive rule's levels read before is one frame (`CHAIN`); when the
  * innermost level fails (the text does not parse there), that frame cannot unwind as its levels
  * would, and the replay answers undefined, to be run again without.
  */
-function replay(m: Machine, cps: Int32Array, at: Int32Array | undefined, classes: Uint16Array, max: number, chains: boolean): BudgetResult | undefined {
-  const n = cps.length;
-  const stride = n + 1;
-  /** Results by rule and position: where the rule ended (-1: it failed), its steps, and the furthest character it examined (`reach` below). */
-  const memo = new Map<number, { readonly end: number; readonly steps: number; readonly reach: number }>();
+function replay(m: Machine, text: string, at: Int32Array | undefined, classes: Uint16Array, max: number, chains: boolean, shortcuts: boolean): BudgetResult | undefined {
+  const n = classes.length - 1;
+  const ruleCount = m.bodies.length;
+  /** Results by position and rule (`Memo`). */
+  const memo = new Map<number, Memo>();
   const windows = m.windows;
-
-  // Frames of the explicit stack.
-  const fNode: Node[] = [];
-  const fStart: number[] = [];
-  const fCur: number[] = [];
-  const fI: number[] = [];
-  const fSteps: number[] = [];
-  const ruleStack: number[] = [0];
-  /** The enclosing rules' `reach`, saved while a rule runs. */
-  const reachStack: number[] = [];
+  const descents = m.descents[chains ? 0 : 1];
+  const st = new Stack(ruleCount);
 
   let total = 0;
+  /** Predicates that failed (each records an error in the reference); a memoised result with some counts one. */
+  let errors = 0;
   let calling = true;
   let node = m.bodies[0]!;
   let pos = 0;
@@ -363,32 +794,18 @@ function replay(m: Machine, cps: Int32Array, at: Int32Array | undefined, classes
   /** The furthest character (n: the end of the input) the running rule has examined. */
   let reach = -1;
 
-  const push = (nd: Node, start: number): void => {
-    fNode.push(nd);
-    fStart.push(start);
-    fCur.push(start);
-    fI.push(0);
-    fSteps.push(1);
-  };
-  /** A memoised result is taken whole: its steps, outcome and the characters it examined. */
-  const reuse = (steps: number, end: number, examined: number): void => {
-    total += steps;
-    rOk = end >= 0;
-    rEnd = rOk ? end : pos;
-    rSteps = 1 + steps;
-    if (examined > reach) reach = examined;
-    calling = false;
-  };
-
   for (;;) {
     if (calling) {
-      if (++total > max) return { exceeded: true, offset: at === undefined ? pos : at[pos]!, rule: m.names[ruleStack[ruleStack.length - 1]!]! };
+      if (++total > max) return { exceeded: true, offset: at === undefined ? pos : at[pos]!, rule: m.names[st.rules[st.rules.length - 1]!]!, afterError: errors > 0 };
       switch (node.k) {
         case LIT: {
           let p = pos;
           rOk = true;
           for (const want of node.lit) {
-            if (p >= n || cps[p] !== want) { rOk = false; break; }
+            if (classes[p] !== want) {
+              rOk = false;
+              break;
+            }
             p++;
           }
           const examined = rOk ? p - 1 : p;
@@ -399,7 +816,7 @@ function replay(m: Machine, cps: Int32Array, at: Int32Array | undefined, classes
           continue;
         }
         case CLASS:
-          rOk = pos < n && node.test!(cps[pos]!);
+          rOk = holds(node, m, classes[pos]!);
           rEnd = rOk ? pos + 1 : pos;
           if (pos > reach) reach = pos;
           rSteps = 1;
@@ -413,6 +830,7 @@ function replay(m: Machine, cps: Int32Array, at: Int32Array | undefined, classes
           calling = false;
           continue;
         case CODE:
+          errors++;
           rOk = false;
           rEnd = pos;
           rSteps = 1;
@@ -421,75 +839,170 @@ function replay(m: Machine, cps: Int32Array, at: Int32Array | undefined, classes
         case REF: {
           const rule = node.rule;
           if (m.memo[rule]) {
-            const r = memo.get(rule * stride + pos);
-            if (r !== undefined) {
-              if (total + r.steps <= max) {
-                reuse(r.steps, r.end, r.reach);
-                continue;
-              }
-            } else {
+            // A result memoised by position, by window, a chain's level or a descent's: taken when
+            // it fits the limit (else the rule is replayed node by node, to find where it stops).
+            let steps = -1;
+            let end = 0;
+            let examined = 0;
+            let error = false;
+            const r = memo.get(pos * ruleCount + rule);
+            if (r !== undefined && total + r.steps <= max) {
+              steps = r.steps;
+              end = r.end;
+              examined = r.reach;
+              error = r.error;
+            } else if (shortcuts) {
+              // (Where the memoised result does not fit, its levels may still be passed a run at a time.)
               const chain = chains ? m.chains[rule] : undefined;
               // A level read before, up to its recursion: its steps (its own counted) and the
               // recursion's action node, all within the limit.
               const t = chain === undefined ? undefined : m.tails.find(rule, classes, pos);
               if (chain !== undefined && t !== undefined && total + t.steps <= max) {
-                const top = fNode.length - 1;
-                if (top >= 0 && fNode[top] === chain.frame) {
-                  // The run's innermost level recursing: one more level for the same frame.
-                  fSteps[top]! += t.steps + 1;
-                  if (pos + t.width - 1 > reach) reach = pos + t.width - 1;
+                // As many levels as read the same (each with its recursion's step), within the limit.
+                const levels = periodicLevels(classes, pos, t.length, t.width, Math.floor((max - total + 1) / (t.steps + 1)));
+                const last = pos + (levels - 1) * t.length;
+                const top = st.sp - 1;
+                if (top >= 0 && st.node[top] === chain.frame) {
+                  // The run's innermost level recursing: more levels for the same frame.
+                  st.steps[top]! += levels * (t.steps + 1);
+                  if (last + t.width - 1 > reach) reach = last + t.width - 1;
                 } else {
-                  push(chain.frame, pos);
-                  fSteps[top + 1] = t.steps + 1;
-                  ruleStack.push(rule);
-                  reachStack.push(reach);
-                  reach = pos + t.width - 1;
+                  st.push(chain.frame, pos, total, errors);
+                  st.steps[top + 1] = levels * (t.steps + 1);
+                  st.enter(rule, false, reach);
+                  reach = last + t.width - 1;
                 }
-                total += t.steps;
-                pos += t.length;
+                total += levels * (t.steps + 1) - 1;
+                if (t.error) errors++;
+                pos = last + t.length;
                 node = chain.ref;
                 continue;
               }
-              const w = windows.find(rule, classes, pos);
+              const w = r === undefined ? windows.find(rule, classes, pos) : undefined;
               if (w !== undefined && total + w.steps <= max) {
-                reuse(w.steps, w.length < 0 ? -1 : pos + w.length, pos + w.width - 1);
-                continue;
+                let at = pos;
+                const top = st.sp - 1;
+                const f = top >= 0 ? st.node[top]! : undefined;
+                if (w.length > 0 && f !== undefined && (f.k === STAR || f.k === PLUS) && f.kids[0] === node) {
+                  // An iteration of a repetition: the iterations that read the same (each with its
+                  // step) are taken at once, the last of them as the result below.
+                  const levels = periodicLevels(classes, pos, w.length, w.width, Math.floor((max - total + 1) / (w.steps + 1)));
+                  at = pos + (levels - 1) * w.length;
+                  total += (levels - 1) * (w.steps + 1);
+                  st.steps[top]! += (levels - 1) * (w.steps + 1);
+                  st.iter[top]! += levels - 1;
+                  st.cur[top] = at;
+                }
+                steps = w.steps;
+                end = w.length < 0 ? -1 : at + w.length;
+                examined = at + w.width - 1;
+                error = w.error;
+              } else {
+                const d = descents.find(rule, classes, pos);
+                if (d !== undefined) {
+                  if (total + d.steps <= max) {
+                    // Levels of a descent read before (as many as read the same, within the limit):
+                    // straight to the call below the last (whose own step the loop counts).
+                    const levels = periodicLevels(classes, pos, d.length, d.width, Math.floor((max - total) / d.steps));
+                    const last = pos + (levels - 1) * d.length;
+                    const top = st.sp - 1;
+                    if (top >= 0 && st.node[top] === d.repeat) {
+                      st.iter[top]! += levels;
+                    } else {
+                      st.push(d.repeat, pos, total, errors);
+                      st.iter[top + 1] = levels;
+                      st.cur[top + 1] = reach;
+                      st.prev[top + 1] = st.lastRepeat;
+                      st.lastRepeat = top + 1;
+                    }
+                    total += levels * d.steps - 1;
+                    errors += levels * d.errors;
+                    reach = absolute(d.callReach, last);
+                    pos = last + d.length;
+                    node = d.call;
+                    continue;
+                  }
+                } else {
+                  // The rule open further out, on frames of this replay: what led from there to here.
+                  const d0 = st.openAt[rule]!;
+                  if (d0 > st.lastRepeat && st.total[d0]! >= 0 && st.start[d0]! < pos) {
+                    const found = descentOf(st, rule, d0, node, pos, reach, total, errors);
+                    if (found !== undefined) descents.add(rule, classes, st.start[d0]!, found);
+                  }
+                }
               }
             }
+            if (steps >= 0) {
+              total += steps;
+              if (error) errors++;
+              rOk = end >= 0;
+              rEnd = rOk ? end : pos;
+              rSteps = 1 + steps;
+              if (examined > reach) reach = examined;
+              calling = false;
+              continue;
+            }
           }
-          push(node, pos);
-          ruleStack.push(rule);
-          reachStack.push(reach);
+          st.push(node, pos, total, errors);
+          st.enter(rule, true, reach);
           reach = -1;
           node = m.bodies[rule]!;
           continue;
         }
-        default:
-          push(node, pos);
+        default: {
+          if (node.loop !== undefined && shortcuts) {
+            // A repetition of a one-character body: iterations by class code, within the limit.
+            runLoop(node, m, classes, pos, max - total);
+            total += run.steps;
+            if (!run.crossed) {
+              if (run.end > reach) reach = run.end;
+              rOk = node.k === STAR || run.count > 0;
+              rEnd = rOk ? run.end : pos;
+              rSteps = 1 + run.steps;
+              calling = false;
+              continue;
+            }
+            // The limit falls within the next iteration (or its character has no code of the
+            // tables): that one is replayed node by node.
+            if (run.end - 1 > reach) reach = run.end - 1;
+            st.push(node, pos, total, errors);
+            st.cur[st.sp - 1] = run.end;
+            st.iter[st.sp - 1] = run.count;
+            st.steps[st.sp - 1] = 1 + run.steps;
+            node = node.kids[0]!;
+            pos = run.end;
+            continue;
+          }
+          st.push(node, pos, total, errors);
           node = node.kids[0]!;
           continue;
+        }
       }
     }
     // A child returned (rOk, rEnd, rSteps) to the frame on top.
-    const top = fNode.length - 1;
-    if (top < 0) return { exceeded: false, steps: total, matched: rOk };
-    const f = fNode[top]!;
-    fSteps[top]! += rSteps;
+    if (st.sp === 0) return { exceeded: false, steps: total, matched: rOk };
+    if (st.node[st.sp - 1]!.k === REPEAT) st.unfold();
+    const top = st.sp - 1;
+    const f = st.node[top]!;
+    st.steps[top]! += rSteps;
     let done = false;
     switch (f.k) {
       case CHAIN:
       case REF: {
         // A run of levels returns as its outermost level would, unless its innermost failed.
         if (f.k === CHAIN && !rOk) return undefined;
-        const start = fStart[top]!;
+        const start = st.start[top]!;
+        // A string that matched runs its action, Go's strconv.Unquote: where that fails, the
+        // reference records the error and goes on.
+        if (f.rule === m.stringRule && rOk && classes[start] === m.quote && unquoteFails(at === undefined ? text.slice(start, rEnd) : text.slice(at[start], at[rEnd]))) errors++;
         if (m.memo[f.rule]) {
           // Kept without the rule's own step, which its caller counts.
-          const steps = fSteps[top]! - 1;
-          memo.set(f.rule * stride + start, { end: rOk ? rEnd : -1, steps, reach });
-          windows.add(f.rule, classes, start, reach, rOk ? rEnd - start : -1, steps);
+          const steps = st.steps[top]! - 1;
+          const error = errors > st.errors[top]!;
+          memo.set(start * ruleCount + f.rule, { end: rOk ? rEnd : -1, steps, reach, error });
+          if (reach >= start && shortcuts) windows.add(f.rule, classes, start, { width: reach - start + 1, length: rOk ? rEnd - start : -1, steps, error });
         }
-        ruleStack.pop();
-        const outer = reachStack.pop()!;
+        const outer = st.leave(f);
         if (outer > reach) reach = outer;
         done = true;
         break;
@@ -498,66 +1011,63 @@ function replay(m: Machine, cps: Int32Array, at: Int32Array | undefined, classes
         done = true;
         break;
       case AND:
-        rEnd = fStart[top]!;
+        rEnd = st.start[top]!;
         done = true;
         break;
       case NOT:
         rOk = !rOk;
-        rEnd = fStart[top]!;
+        rEnd = st.start[top]!;
         done = true;
         break;
       case OPT:
-        if (!rOk) rEnd = fStart[top]!;
+        if (!rOk) rEnd = st.start[top]!;
         rOk = true;
         done = true;
         break;
       case CHOICE:
-        if (rOk || ++fI[top]! >= f.kids.length) {
-          if (!rOk) rEnd = fStart[top]!;
+        if (rOk || ++st.iter[top]! >= f.kids.length) {
+          if (!rOk) rEnd = st.start[top]!;
           done = true;
         } else {
-          node = f.kids[fI[top]!]!;
-          pos = fStart[top]!;
+          node = f.kids[st.iter[top]!]!;
+          pos = st.start[top]!;
         }
         break;
       case SEQ:
         if (!rOk) {
-          rEnd = fStart[top]!;
+          rEnd = st.start[top]!;
           done = true;
-        } else if (++fI[top]! >= f.kids.length) {
+        } else if (++st.iter[top]! >= f.kids.length) {
           done = true;
         } else {
-          node = f.kids[fI[top]!]!;
-          pos = fCur[top] = rEnd;
-          if (f.tail >= 0 && fI[top] === f.kids.length - 1) {
+          node = f.kids[st.iter[top]!]!;
+          pos = st.cur[top] = rEnd;
+          if (f.tail >= 0 && st.iter[top] === f.kids.length - 1) {
             // The rule recurses on itself next: its state so far depends only on what it read.
             const ref = top - m.chains[f.tail]!.depth;
             let steps = 0;
-            for (let d = ref; d <= top; d++) steps += fSteps[d]!;
-            m.tails.add(f.tail, classes, fStart[ref]!, reach, rEnd - fStart[ref]!, steps);
+            for (let d = ref; d <= top; d++) steps += st.steps[d]!;
+            const start = st.start[ref]!;
+            if (reach >= start && shortcuts) m.tails.add(f.tail, classes, start, { width: reach - start + 1, length: rEnd - start, steps, error: errors > st.errors[ref]! });
           }
         }
         break;
       case STAR:
       case PLUS:
         if (!rOk) {
-          rOk = f.k === STAR || fI[top]! > 0;
-          rEnd = rOk ? fCur[top]! : fStart[top]!;
+          rOk = f.k === STAR || st.iter[top]! > 0;
+          rEnd = rOk ? st.cur[top]! : st.start[top]!;
           done = true;
         } else {
-          fI[top]!++;
+          st.iter[top]!++;
           node = f.kids[0]!;
-          pos = fCur[top] = rEnd;
+          pos = st.cur[top] = rEnd;
         }
         break;
     }
     if (done) {
-      rSteps = fSteps[top]!;
-      fNode.pop();
-      fStart.pop();
-      fCur.pop();
-      fI.pop();
-      fSteps.pop();
+      rSteps = st.steps[top]!;
+      st.sp--;
     } else {
       calling = true;
     }
@@ -608,6 +1118,8 @@ export function budgetWeight(text: string): number {
 /** True when the reference's count for an expression it accepts may exceed `max` (a cheap test). */
 export function budgetMayExceed(text: string, max: number): boolean {
   if (max === Infinity) return false;
+  // Every character weighs at least 1: a long text may run out whatever its shape.
+  if ((text.length + WEIGHT_BASE) * STEPS_PER_WEIGHT > max) return true;
   // Without scanning: every character at the depth of the number of "(" (native indexOf).
   let bound = (text.length + WEIGHT_BASE) * STEPS_PER_WEIGHT;
   for (let i = text.indexOf("("); i >= 0 && bound <= max; i = text.indexOf("(", i + 1)) bound *= 4;

@@ -6,11 +6,11 @@ import { EOF, type IRecognitionException, type IToken } from "chevrotain";
 import { FilterSyntaxError } from "../errors.js";
 import { syntaxError } from "../messages.js";
 import type { Ast } from "./ast.js";
-import { budgetMayExceed, budgetSteps, REFERENCE_PARSE_BUDGET } from "./budget.js";
+import { budgetMayExceed, budgetSteps, REFERENCE_PARSE_BUDGET, type BudgetExceeded } from "./budget.js";
 import { FilterParser, tokenSpan } from "./parser.js";
-import { quickParse } from "./quick-parse.js";
+import { quickParse, type QuickOutcome } from "./quick-parse.js";
 import { describeToken as describe } from "./recognition.js";
-import { lexer } from "./tokens.js";
+import { firstUnlexable, lexer, scanTokens, skipBlanks, tokenEnd as lexedEnd } from "./tokens.js";
 import { has, NEWEST_TARGET, resolveTarget, type Target } from "../targets/releases.js";
 import { budgetRules, unsupportedConstructs, unsupportedFacts } from "../targets/syntax.js";
 
@@ -75,12 +75,27 @@ export function parse(text: string, options: ParseOptions = {}): Ast {
   if (/^[ \t\r\n]*$/.test(text)) {
     throw syntaxError("empty-expression", text, { start: text.length, end: text.length });
   }
-  // The reference's budget first: where it runs out, that is the reference's answer (its parser
-  // stops there, whatever comes after), and a long text need not be parsed twice.
-  // Before 0.1.15 the reference had a budget only where a caller set one (the scheduler never did).
+  // The reference's budget first: where it runs out before any error of the grammar, that is the
+  // reference's whole answer (its parser stops there, whatever comes after), and the text need not
+  // be parsed. Before 0.1.15 the reference had a budget only where a caller set one (the scheduler
+  // never did).
   const budget = options.maxExpressions || (has(target, "parse-budget") ? REFERENCE_PARSE_BUDGET : Infinity);
-  checkBudget(text, budget, target);
-  const ast = quickParse(text, limits) ?? fullParse(text, limits);
+  const rules = budgetRules(target);
+  const replayed = budgetMayExceed(text, budget) ? budgetSteps(text, budget, rules) : undefined;
+  if (replayed?.exceeded && !replayed.afterError) throw budgetError(text, replayed, budget);
+  let ast: Ast;
+  try {
+    const quick: QuickOutcome = { resume: 0 };
+    ast = quickParse(text, limits, quick) ?? fullParse(text, limits, { resume: quick.resume });
+  } catch (e) {
+    // A text the reference rejects may still run out of its budget (a failing parse retries more
+    // than the weight counts on): then its message is that alone, or comes after the error's.
+    const r = replayed ?? (budget === Infinity ? undefined : budgetSteps(text, budget, rules));
+    if (e instanceof FilterSyntaxError && r?.exceeded) throw r.afterError ? withBudgetLine(e, r, budget) : budgetError(text, r, budget);
+    throw e;
+  }
+  // (Not met: a text on which a predicate of the reference's grammar fails never parses.)
+  if (replayed?.exceeded) throw budgetError(text, replayed, budget);
   if (target !== NEWEST_TARGET) {
     const lacking = unsupportedConstructs(ast, target)[0];
     if (lacking !== undefined) throw syntaxError("not-in-target", text, lacking.span, unsupportedFacts(lacking, text, target));
@@ -95,48 +110,165 @@ function definedLimits(options: ParseOptions): Partial<ParseLimits> {
   return out;
 }
 
-/**
- * The Chevrotain parser's answer (the fast path's reference): the AST, or the `FilterSyntaxError` for
- * the text. Expects the checks of `parse` before it (length, emptiness, the reference's budget).
- */
-export function fullParse(text: string, limits: ParseLimits): Ast {
-  const lexed = lexer.tokenize(text);
-  // A character no token matches can never be consumed: parse up to it, and report it unless the
-  // text before it already fails.
-  const badChar = lexed.errors[0]?.offset;
-  const tokens = badChar === undefined ? lexed.tokens : lexed.tokens.filter((t) => t.startOffset < badChar);
-  const p = sharedParser();
-  p.begin(text, tokens, limits);
-  let ast: Ast | undefined;
-  try {
-    ast = p.filter();
-  } catch (e) {
-    if (e instanceof RangeError) {
-      throw syntaxError("nesting-too-deep", text, { start: 0, end: text.length }, {});
-    }
-    if (e instanceof FilterSyntaxError && (badChar === undefined || e.offset < badChar)) throw e;
-    if (badChar === undefined) throw e;
-  }
-  const error = p.errors[0];
-  if (badChar !== undefined && (error === undefined || tokenSpan(error.token, text).start >= badChar || ast === undefined)) {
-    const ch = String.fromCodePoint(text.codePointAt(badChar) ?? 0);
-    const advice = CHARACTER_ADVICE[ch] ?? CHARACTER_ADVICE[text.slice(badChar, badChar + 2)];
-    throw syntaxError("unexpected-input", text, { start: badChar, end: badChar + ch.length }, { character: ch, advice });
-  }
-  if (error !== undefined) throw recognitionError(error, text);
-  if (ast === undefined) throw syntaxError("unexpected-input", text, { start: 0, end: text.length }, { unparsed: true });
-  return ast;
+/** Tokens of a long text lexed and parsed first (then eight times as many, and so on: `fullParse`). */
+const FIRST_LEXED = 1024;
+/** Characters before a place to resume at (`fullParse`) that make it worth a second parse. */
+const RESUME_FROM = 4096;
+
+/** How `fullParse` goes about a long text (each way gives the same answer). */
+export interface FullParseWays {
+  /** Tokens lexed and parsed first (default 1,024); Infinity lexes the whole text at once. */
+  firstLexed?: number;
+  /** Where the fast path found the last "and"/"or" between two operands of the whole expression (`QuickOutcome`). */
+  resume?: number;
+  /** False: no shorter parse first (no `resume`, no `fewerOpeners`). Default true. */
+  shorter?: boolean;
 }
 
 /**
- * The reference's parse budget: replayed (budget.ts) only when a cheap weight of the text says the
- * reference could run out of it, which no expression of ordinary size and nesting does.
+ * The Chevrotain parser's answer (the fast path's reference): the AST, or the `FilterSyntaxError` for
+ * the text. Expects the checks of `parse` before it (length, emptiness, the reference's budget).
+ *
+ * A long text is lexed and parsed from its beginning first (the characters of its first `firstLexed`
+ * tokens, then of eight times as many, …): where that parse ends without looking at the beginning's
+ * last tokens, which might continue past it, the rest of the text cannot change the answer. So an
+ * error near the start of a megabyte costs what the start costs. `firstLexed: Infinity` lexes the
+ * whole text at once.
+ *
+ * With `resume` (where the fast path found the last "and"/"or" between two operands of the whole
+ * expression, `QuickOutcome`), an error after it is found by parsing the text with one short operand
+ * standing for everything before it: the parser is in the same state there either way (an operand
+ * read, outside every group), so a long chain with an error at its end costs its end. A text that
+ * opens many groups first is parsed with most of them blanked first (`fewerOpeners`).
  */
-function checkBudget(text: string, max: number, target: Target): void {
-  if (!budgetMayExceed(text, max)) return;
-  const r = budgetSteps(text, max, budgetRules(target));
-  if (!r.exceeded) return;
-  throw syntaxError("too-many-expressions", text, { start: r.offset, end: r.offset }, { budget: max, rule: r.rule });
+export function fullParse(text: string, limits: ParseLimits, ways: FullParseWays = {}): Ast {
+  const { firstLexed = FIRST_LEXED, resume = 0 } = ways;
+  // A shorter parse that meets the same error (`resume`, `fewerOpeners`): the error, in the whole
+  // text (its line and column counted there); else the whole parse.
+  const shorter =
+    ways.shorter === false
+      ? undefined
+      : resume >= RESUME_FROM && limits.maxMatches === 0
+        ? { text: `a==1${" ".repeat(resume - 4)}${text.slice(resume)}`, from: resume, until: text.length }
+        : limits.maxDepth === 0
+          ? fewerOpeners(text)
+          : undefined;
+  if (shorter !== undefined) {
+    try {
+      fullParse(shorter.text, limits, { firstLexed });
+    } catch (e) {
+      if (e instanceof FilterSyntaxError && e.span.start >= shorter.from && e.span.start < shorter.until) throw new FilterSyntaxError(e.code, e.summary, text, e.span);
+    }
+  }
+  // A character no token matches can never be consumed: parse up to it, and report it unless the
+  // text before it already fails.
+  const bad = firstUnlexable(text);
+  const badChar = bad < 0 ? undefined : bad;
+  const lexable = badChar ?? text.length;
+  for (let tokens = firstLexed; ; tokens *= 8) {
+    const size = tokens >= lexable ? lexable : Math.min(lexable, scanTokens(text, 0, tokens) + 2);
+    const answer = parseBeginning(text, size, lexable, badChar, limits);
+    if (answer === undefined) continue;
+    if ("error" in answer) throw answer.error;
+    return answer.ast;
+  }
+}
+
+/** Openers a text may start with ("(" and "not"), of which a shorter parse keeps the last ones (`fewerOpeners`). */
+const KEPT_OPENERS = 64;
+
+/**
+ * `text` with the "(" and "not" it starts with blanked (as many spaces), but for the last
+ * `KEPT_OPENERS`, when it starts with more than twice as many: its parse meets what the whole
+ * text's meets from the first one kept (`from`) until the ")" that closes the first "(" kept
+ * (`until`), where the whole parse returns to a group the shorter one does not have. The openers
+ * blanked each open on the next, so the parser reads them without a choice to make.
+ */
+function fewerOpeners(text: string): { text: string; from: number; until: number } | undefined {
+  const at: number[] = [];
+  for (let i = skipBlanks(text, 0); ; ) {
+    if (text.charCodeAt(i) === 40 /* ( */) {
+      at.push(i);
+      i = skipBlanks(text, i + 1);
+    } else if (lexedEnd(text, i) === i + 3 && text.startsWith("not", i) && skipBlanks(text, i + 3) > i + 3) {
+      at.push(i);
+      i = skipBlanks(text, i + 3);
+    } else {
+      break;
+    }
+  }
+  if (at.length <= 2 * KEPT_OPENERS) return undefined;
+  const from = at[at.length - KEPT_OPENERS]!;
+  let until = text.length;
+  for (let i = from, depth = 0; i < text.length; ) {
+    const end = lexedEnd(text, i);
+    if (end < 0) break;
+    const c = text.charCodeAt(i);
+    if (c === 40) depth++;
+    else if (c === 41 && --depth === 0) {
+      until = i;
+      break;
+    }
+    i = skipBlanks(text, end);
+  }
+  return { text: " ".repeat(from) + text.slice(from), from, until };
+}
+
+/**
+ * `fullParse` over the tokens of `text`'s first `size` characters, of the `lexable` before its first
+ * unlexable character (`badChar`): the answer, or undefined when the parse looked at the last tokens of
+ * a beginning (those that end within two characters of its end) or past them.
+ */
+function parseBeginning(text: string, size: number, lexable: number, badChar: number | undefined, limits: ParseLimits): { ast: Ast } | { error: unknown } | undefined {
+  const whole = size >= lexable;
+  const lexed = lexer.tokenize(size === text.length ? text : text.slice(0, size));
+  let tokens = lexed.tokens;
+  let horizon = Infinity;
+  if (!whole) {
+    tokens = tokens.filter((t) => t.startOffset + t.image.length <= size - 2);
+    horizon = tokens.length;
+  }
+  const p = sharedParser();
+  p.begin(text, tokens, limits, horizon);
+  let ast: Ast | undefined;
+  let thrown: unknown;
+  try {
+    ast = p.filter();
+  } catch (e) {
+    thrown = e;
+  }
+  const error = p.errors[0];
+  // (A recognition error's message looks at the two tokens after it.)
+  if (p.pastHorizon || (error !== undefined && tokens.indexOf(error.token) + 2 >= horizon)) return undefined;
+  if (thrown !== undefined) {
+    if (thrown instanceof RangeError) return { error: syntaxError("nesting-too-deep", text, { start: 0, end: text.length }, {}) };
+    if (thrown instanceof FilterSyntaxError && (badChar === undefined || thrown.offset < badChar)) return { error: thrown };
+    if (badChar === undefined) return { error: thrown };
+  }
+  if (badChar !== undefined && (error === undefined || tokenSpan(error.token, text).start >= badChar || ast === undefined)) {
+    const ch = String.fromCodePoint(text.codePointAt(badChar) ?? 0);
+    const advice = CHARACTER_ADVICE[ch] ?? CHARACTER_ADVICE[text.slice(badChar, badChar + 2)];
+    return { error: syntaxError("unexpected-input", text, { start: badChar, end: badChar + ch.length }, { character: ch, advice }) };
+  }
+  if (error !== undefined) return { error: recognitionError(error, text) };
+  if (ast === undefined) return { error: syntaxError("unexpected-input", text, { start: 0, end: text.length }, { unparsed: true }) };
+  return { ast };
+}
+
+/** The reference's "max number of expressions parsed", where its budget `max` ran out (`r`). */
+function budgetError(text: string, r: BudgetExceeded, max: number): FilterSyntaxError {
+  return syntaxError("too-many-expressions", text, { start: r.offset, end: r.offset }, { budget: max, rule: r.rule });
+}
+
+/**
+ * The error `e` as the reference words a failure of its grammar after which it kept counting and ran
+ * out of its budget (`r`): its message, then on a second line the budget's (`budgetError`), each
+ * with its position. Its code, span and summary stay `e`'s.
+ */
+function withBudgetLine(e: FilterSyntaxError, r: BudgetExceeded, max: number): FilterSyntaxError {
+  const both = new FilterSyntaxError(e.code, e.summary, e.source, e.span);
+  both.message = `${e.message}\n${budgetError(e.source, r, max).message}`;
+  return both;
 }
 
 const WORD_OPERATOR = /^(and|or|not|in|contains|matches|is|as)$/;

@@ -80,14 +80,46 @@ export class FilterParser extends EmbeddedActionsParser {
     this.performSelfAnalysis();
   }
 
-  /** Starts a new input. */
-  begin(source: string, tokens: IToken[], limits: ParserLimits): void {
+  /**
+   * Tokens from this index on may differ from the whole text's (`tokens` were lexed from its
+   * beginning only, `parse.ts`'s `fullParse`); `pastHorizon` tells whether the parse looked at one,
+   * or at the end after them. Infinity when `tokens` are the whole text's.
+   */
+  private horizon = Infinity;
+  pastHorizon = false;
+
+  /** Starts a new input (`horizon`: as the field). */
+  begin(source: string, tokens: IToken[], limits: ParserLimits, horizon = Infinity): void {
     this.source = source;
     this.limits = limits;
     this.depth = 0;
     this.matchCount = 0;
     this.st = newLoopState(false, 0);
+    this.horizon = horizon;
+    this.pastHorizon = false;
     this.input = tokens;
+  }
+
+  // Every look at a token goes through these two (Chevrotain's lookahead functions too).
+  override LA(howMuch: number): IToken {
+    if ((this as unknown as { currIdx: number }).currIdx + howMuch >= this.horizon) this.pastHorizon = true;
+    return super.LA(howMuch);
+  }
+
+  protected override LA_FAST(howMuch: number): IToken {
+    if ((this as unknown as { currIdx: number }).currIdx + howMuch >= this.horizon) this.pastHorizon = true;
+    return super.LA_FAST(howMuch);
+  }
+
+  /**
+   * Chevrotain's check for input left over, after the parse: an error moved the parser to the end of
+   * the tokens first (and a parse that ended without one read the end already), so its look at the
+   * end is not the parse's own.
+   */
+  onAfterParse(ruleName: string): void {
+    const past = this.pastHorizon;
+    (EmbeddedActionsParser.prototype as unknown as { onAfterParse(ruleName: string): void }).onAfterParse.call(this, ruleName);
+    this.pastHorizon = past;
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -2,7 +2,8 @@
  * The parser's fast path: a hand-written recursive descent over the characters, for the expressions
  * people write. It builds exactly the AST the Chevrotain parser (parser.ts) builds, or declines
  * (returns `undefined`) and leaves the text to it: at any error, at anything the reference decides by
- * backtracking (`not` followed by an operator word), past its own depth, and at any limit of
+ * backtracking (`not` followed by an operator word), past its own nesting of parentheses and
+ * collection bodies (a run of `not`s is a loop, not a nesting), and at any limit of
  * `ParserLimits` that the text reaches. So every error, its code, span and message, stays the full
  * parser's; the fast path only saves the time of the common case (no token objects, no lookahead
  * functions, no speculation). test/syntax/quick-parse.property.test.ts checks that both parsers give
@@ -16,7 +17,7 @@ import { unquote } from "./strings.js";
 /** Thrown to leave the fast path; never escapes `quickParse`. */
 const DECLINE: unique symbol = Symbol("decline");
 
-/** Deepest nesting (parentheses, collection bodies, `not`s) the fast path takes on the call stack. */
+/** Deepest nesting of parentheses and collection bodies the fast path takes on the call stack (a run of `not`s takes none). */
 const MAX_QUICK_DEPTH = 64;
 
 // The state of one parse (the module parses one text at a time, synchronously).
@@ -26,18 +27,34 @@ let pos = 0;
 let maxDepth = 0;
 let maxMatches = 0;
 let matches = 0;
+/** Parentheses and collection bodies open (the call stack's nesting). */
+let nesting = 0;
+/** Where the last `and`/`or` between two operands of the whole expression starts (`QuickOutcome`). */
+let resume = 0;
+
+/** What `quickParse` read of a text it declined. */
+export interface QuickOutcome {
+  /**
+   * Where the last "and" or "or" that joins two operands of the whole expression (outside every
+   * group, after an operand that is no collection) starts, 0 if none: the text up to it parses, and a
+   * parse that starts there with any operand before it meets what the whole parse meets after it.
+   */
+  resume: number;
+}
 
 /**
  * The AST of `text`, exactly as `FilterParser` builds it, or `undefined` where the full parser must
  * decide (an error, a limit, a construct the fast path leaves to it).
  */
-export function quickParse(text: string, limits: ParserLimits): Expr | undefined {
+export function quickParse(text: string, limits: ParserLimits, outcome?: QuickOutcome): Expr | undefined {
   src = text;
   len = text.length;
   pos = 0;
   maxDepth = limits.maxDepth;
   maxMatches = limits.maxMatches;
   matches = 0;
+  nesting = 0;
+  resume = 0;
   try {
     skipSpace();
     const e = orExpr(0);
@@ -48,6 +65,7 @@ export function quickParse(text: string, limits: ParserLimits): Expr | undefined
     throw e;
   } finally {
     src = "";
+    if (outcome !== undefined) outcome.resume = resume;
   }
 }
 
@@ -100,18 +118,27 @@ function spacedWord(at: number, word: string): number {
 // ---------------------------------------------------------------------------------------------
 // Expressions.
 
-/** One level deeper; past the caller's limit or the fast path's own depth, the full parser decides. */
+/** One level deeper; past the caller's limit, the full parser decides. */
 function enter(depth: number): number {
-  if ((maxDepth > 0 && depth + 1 > maxDepth) || depth >= MAX_QUICK_DEPTH) decline();
+  if (maxDepth > 0 && depth + 1 > maxDepth) decline();
   return depth + 1;
 }
 
-/** `word` with whitespace around it follows (after whitespace that `pos` stands before): consumes it. */
-function connective(word: string): boolean {
+/** A group opens on the call stack; past the fast path's own nesting, the full parser decides. */
+function open(): void {
+  if (++nesting > MAX_QUICK_DEPTH) decline();
+}
+
+/**
+ * `word` with whitespace around it follows (after whitespace that `pos` stands before): consumes it.
+ * Between operands of the whole expression (`depth` 0), it is where a parse may resume (`resume`).
+ */
+function connective(word: string, depth: number): boolean {
   const at = spaceEnd(pos);
   if (at === pos) return false;
   const after = spacedWord(at, word);
   if (after < 0) return false;
+  if (depth === 0) resume = at;
   pos = after;
   return true;
 }
@@ -126,7 +153,7 @@ function orExpr(depth: number): Expr {
       break;
     }
     operands.push(andExpr(depth));
-    if (!connective("or")) break;
+    if (!connective("or", depth)) break;
   }
   return flat("or", operands);
 }
@@ -134,32 +161,38 @@ function orExpr(depth: number): Expr {
 /** andExpr = notExpr { "and" notExpr } */
 function andExpr(depth: number): Expr {
   const operands: Expr[] = [notExpr(depth)];
-  while (connective("and")) operands.push(notExpr(depth));
+  while (connective("and", depth)) operands.push(notExpr(depth));
   return flat("and", operands);
 }
 
-/** notExpr = "not" notExpr | "(" orExpr ")" | match */
+/** notExpr = "not" notExpr | "(" orExpr ")" | match   (a run of `not`s in a loop, not on the call stack) */
 function notExpr(depth: number): Expr {
-  const start = pos;
-  const c = src.charCodeAt(pos);
-  if (c === 40 /* ( */) {
+  let nots: number[] | undefined;
+  for (let afterNot = spacedWord(pos, "not"); afterNot >= 0; afterNot = spacedWord(pos, "not")) {
+    // `not` followed by an operator may be a field named "not": the full parser decides that.
+    if (operatorAt(afterNot, true) !== undefined) decline();
+    depth = enter(depth);
+    (nots ??= []).push(pos);
+    pos = afterNot;
+  }
+  let e = operand(depth);
+  if (nots !== undefined) for (let i = nots.length - 1; i >= 0; i--) e = { kind: "not", operand: e, span: { start: nots[i]!, end: e.span.end } };
+  return e;
+}
+
+/** "(" orExpr ")" | match */
+function operand(depth: number): Expr {
+  if (src.charCodeAt(pos) === 40 /* ( */) {
     const inner = enter(depth);
+    open();
     pos++;
     skipSpace();
     const e = orExpr(inner);
     skipSpace();
     if (src.charCodeAt(pos) !== 41 /* ) */) decline();
     pos++;
+    nesting--;
     return e;
-  }
-  const afterNot = spacedWord(pos, "not");
-  if (afterNot >= 0) {
-    // `not` followed by an operator may be a field named "not": the full parser decides that.
-    if (operatorAt(afterNot, true) !== undefined) decline();
-    const inner = enter(depth);
-    pos = afterNot;
-    const operand = notExpr(inner);
-    return { kind: "not", operand, span: { start, end: operand.span.end } };
   }
   return match();
 }
@@ -185,12 +218,14 @@ function collection(depth: number): Expr {
   skipSpace();
   if (src.charCodeAt(pos) !== 123 /* { */) decline();
   const inner = enter(depth);
+  open();
   pos++;
   skipSpace();
   const body = orExpr(inner);
   skipSpace();
   if (src.charCodeAt(pos) !== 125 /* } */) decline();
   pos++;
+  nesting--;
   return { kind: "collection", quantifier, selector, binding, body, span: { start, end: pos } };
 }
 

@@ -51,6 +51,26 @@ export function unquote(quoted: string): string | UnquoteFailure {
   }
   // Escapes may produce arbitrary bytes (\xff, \377): collect UTF-8 bytes, decode once at the end.
   const bytes: number[] = [];
+  const failure = readEscapes(body, bytes);
+  return failure ?? decodeBytes(bytes);
+}
+
+/**
+ * True when Go's `strconv.Unquote` rejects the quoted literal `quoted` (what `unquote` answers with a
+ * failure), without building its value.
+ */
+export function unquoteFails(quoted: string): boolean {
+  if (quoted[0] === "`") return false;
+  const body = quoted.slice(1, -1);
+  if (!body.includes("\\")) return body.includes("\n");
+  return readEscapes(body, undefined) !== undefined;
+}
+
+/**
+ * Reads the body of a double-quoted literal: its bytes (UTF-8, escapes decoded) into `bytes` when
+ * given; the first failure, or undefined.
+ */
+function readEscapes(body: string, bytes: number[] | undefined): UnquoteFailure | undefined {
   let i = 0;
   while (i < body.length) {
     const c = body.charCodeAt(i);
@@ -59,16 +79,16 @@ export function unquote(quoted: string): string | UnquoteFailure {
       // Copy a run of plain characters.
       let j = i + 1;
       while (j < body.length && body.charCodeAt(j) !== 92 && body.charCodeAt(j) !== 10) j++;
-      for (const b of utf8.encode(body.slice(i, j))) bytes.push(b);
+      if (bytes !== undefined) for (const b of utf8.encode(body.slice(i, j))) bytes.push(b);
       i = j;
       continue;
     }
-    const at = i + 1; // offset in `quoted` of the backslash
+    const at = i + 1; // offset in the quoted literal of the backslash
     const e = body[i + 1];
     if (e === undefined) return { offset: at, reason: "a backslash at the end of the string" };
     const simple = SIMPLE_ESCAPES[e];
     if (simple !== undefined) {
-      bytes.push(simple);
+      bytes?.push(simple);
       i += 2;
       continue;
     }
@@ -79,12 +99,12 @@ export function unquote(quoted: string): string | UnquoteFailure {
         return { offset: at, reason: `\\${e} must be followed by ${n} hexadecimal digits` };
       }
       const v = parseInt(digits, 16);
-      if (e === "x") bytes.push(v);
+      if (e === "x") bytes?.push(v);
       else {
         if (v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff)) {
           return { offset: at, reason: `\\${e}${digits} is not a valid Unicode code point` };
         }
-        for (const b of utf8.encode(String.fromCodePoint(v))) bytes.push(b);
+        if (bytes !== undefined) for (const b of utf8.encode(String.fromCodePoint(v))) bytes.push(b);
       }
       i += 2 + n;
       continue;
@@ -94,13 +114,13 @@ export function unquote(quoted: string): string | UnquoteFailure {
       if (!/^[0-7]{3}$/.test(digits)) return { offset: at, reason: "an octal escape needs three octal digits" };
       const v = parseInt(digits, 8);
       if (v > 255) return { offset: at, reason: `\\${digits} is more than 255` };
-      bytes.push(v);
+      bytes?.push(v);
       i += 4;
       continue;
     }
     return { offset: at, reason: `\\${e} is not a valid escape` };
   }
-  return decodeBytes(bytes);
+  return undefined;
 }
 
 /** Bytes → string: valid UTF-8 decoded, every other byte escaped as U+DC80 + (byte − 0x80). */

@@ -1,6 +1,7 @@
 // Answers filter cases with one go-bexpr release (whichever build.sh compiled it against): reads JSONL
-// {id, kind, expr, datum} on stdin, writes JSONL {id, expect, goError} on stdout, one line per case, in
-// order. expect is "true", "false", "parse-error", "eval-error" (a recovered panic is an eval-error
+// {id, kind, expr, datum[, maxExpressions]} on stdin (maxExpressions, when set, is passed as
+// WithMaxExpressions), writes JSONL {id, expect, goError} on stdout, one line per case, in order.
+// expect is "true", "false", "parse-error", "eval-error" (a recovered panic is an eval-error
 // whose goError starts with "panic: "), or "bad-datum" (the datum does not decode into the kind's
 // typed record: a bug of whoever wrote the case).
 //
@@ -78,6 +79,8 @@ type inCase struct {
 	Kind  string          `json:"kind"`
 	Expr  string          `json:"expr"`
 	Datum json.RawMessage `json:"datum"`
+	// MaxExpressions, when set, is passed as WithMaxExpressions (else the release's default).
+	MaxExpressions uint64 `json:"maxExpressions,omitempty"`
 }
 type outCase struct {
 	ID      json.RawMessage `json:"id"`
@@ -125,7 +128,11 @@ func answer(c inCase, repeat int) (out outCase) {
 			out.GoError = "panic: " + fmt.Sprint(r)
 		}
 	}()
-	ev, err := bexpr.CreateEvaluator(c.Expr)
+	var opts []bexpr.Option
+	if c.MaxExpressions != 0 {
+		opts = append(opts, bexpr.WithMaxExpressions(c.MaxExpressions))
+	}
+	ev, err := bexpr.CreateEvaluator(c.Expr, opts...)
 	if err != nil {
 		out.Expect, out.GoError = "parse-error", err.Error()
 		return
