@@ -6,10 +6,31 @@
  * the clients waiting take turns in rotation (within a client, its pieces of work in rotation): a
  * client with a hundred scans gets the same share of the loop as a client with one.
  */
+import { isIPv4 } from "node:net";
 import { ClientGone } from "./lists/errors.js";
 
-/** Who a piece of work is for (`clientOf`): a token, or a remote address. */
+/** Who a piece of work is for (`clientOf`): a token, or a remote address (`clientOfAddress`). */
 export type ClientKey = object | string;
+
+/**
+ * The client a remote address stands for: an IPv4 address (an IPv4-mapped IPv6 address is its IPv4
+ * address), or the /64 prefix of an IPv6 address (one host's usual share, which a host can fill with
+ * addresses of its own) as four hex groups, `2001:db8:0:0/64`.
+ */
+export function clientOfAddress(address: string | undefined): string {
+  if (address === undefined || address === "") return "unknown";
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped !== null) return mapped[1] as string;
+  if (isIPv4(address)) return address;
+  const [front = "", back] = address.replace(/%.*$/, "").toLowerCase().split("::");
+  const groups = (text: string): string[] => (text === "" ? [] : text.split(":"));
+  // `::` stands for the zero groups between the front and the back.
+  const all = back === undefined ? groups(front) : [...groups(front), ...Array<string>(Math.max(0, 8 - groups(front).length - groups(back).length)).fill("0"), ...groups(back)];
+  return `${all
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ""))
+    .join(":")}/64`;
+}
 
 interface Waiting {
   resume(): void;

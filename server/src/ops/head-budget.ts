@@ -7,7 +7,6 @@
  * connections waiting in the accept queue). A head that arrives in one read (every ordinary request)
  * takes nothing.
  */
-import { isIPv4 } from "node:net";
 
 /** Bytes of unfinished request heads one client may have the server hold at once: 8 heads of the longest. */
 export const HEAD_BYTES_PER_CLIENT = 8 * 1024 * 1024;
@@ -22,26 +21,6 @@ export const HEAD_LOOP_MS_PER_CLIENT = 50;
 export const HEAD_LOOP_MS_IN_TOTAL = 250;
 /** The burst of the loop's time a client (four times as much for all of them) may take first. */
 export const HEAD_LOOP_BURST_MS = 250;
-
-/**
- * The client a remote address stands for: an IPv4 address (an IPv4-mapped IPv6 address is its IPv4
- * address), or the /64 prefix of an IPv6 address (one host's usual share, which a host can fill with
- * addresses of its own) as four hex groups, `2001:db8:0:0/64`.
- */
-export function clientOfAddress(address: string | undefined): string {
-  if (address === undefined || address === "") return "unknown";
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped !== null) return mapped[1] as string;
-  if (isIPv4(address)) return address;
-  const [front = "", back] = address.replace(/%.*$/, "").toLowerCase().split("::");
-  const groups = (text: string): string[] => (text === "" ? [] : text.split(":"));
-  // `::` stands for the zero groups between the front and the back.
-  const all = back === undefined ? groups(front) : [...groups(front), ...Array<string>(Math.max(0, 8 - groups(front).length - groups(back).length)).fill("0"), ...groups(back)];
-  return `${all
-    .slice(0, 4)
-    .map((g) => g.replace(/^0+(?=.)/, ""))
-    .join(":")}/64`;
-}
 
 /** A token bucket of milliseconds: `rate` a second, holding at most `burst`; full at first; may go below zero. */
 class Bucket {
@@ -92,7 +71,7 @@ export const DEFAULT_HEAD_BOUNDS: HeadBounds = {
 };
 
 /**
- * What heads arriving in pieces take, per client (`clientOfAddress`) and in total: the bytes they hold while
+ * What heads arriving in pieces take, per client (`clientOfAddress` in turns.ts) and in total: the bytes they hold while
  * unfinished (`take`, `give`), and the loop's time their parsing took (`charge`). A client that has
  * used up its share of the loop's time, or all clients theirs, may start no new head in pieces until
  * the share has grown back.

@@ -28,8 +28,8 @@
  */
 import type { IncomingMessage, Server } from "node:http";
 import type { Socket } from "node:net";
-import { Turns } from "../turns.js";
-import { clientOfAddress, type HeadBudget } from "./head-budget.js";
+import { clientOfAddress, Turns } from "../turns.js";
+import type { HeadBudget } from "./head-budget.js";
 
 /** The error code of a connection refused because unfinished heads hold too much (`503`). */
 export const HEADS_OVER_BUDGET = "ERR_HEADS_OVER_BUDGET";
