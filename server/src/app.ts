@@ -86,9 +86,9 @@ export async function buildApp(ctx: ServerContext, services: AppServices): Promi
   const answers = services.answers ?? new AnswerCache();
   const scheduler = storeOf(services.scheduler);
   // Blocking queries that wake only when their page changes follow the store's writes.
-  const pageWaits = ctx.options.blockingQueries === "page" ? PageWaits.follow(scheduler, ctx.options.fanoutBudget) : undefined;
-  // The loop's turns for long work and the per-client bounds, shared by the list endpoints and the event stream.
+  // The loop's turns for long work and the per-client bounds, shared by the list endpoints, the page waits and the event stream.
   const bounds = clientBounds(ctx.options);
+  const pageWaits = ctx.options.blockingQueries === "page" ? PageWaits.follow(scheduler, bounds.turns, ctx.options.fanoutBudget) : undefined;
   app.addHook("preClose", async () => pageWaits?.releaseAll());
   app.addHook("onClose", async () => pageWaits?.stop());
   const metrics = new ServerMetrics({ filters, answers, waiting: () => scheduler.waiting + (pageWaits?.size ?? 0), storeHealth: () => ctx.storeHealth?.() });

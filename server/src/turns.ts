@@ -1,10 +1,14 @@
 /**
- * Turns of the event loop for long work (list scans, event stream replays), shared fairly by the
- * clients that ask for them. A piece of long work runs in slices of a few milliseconds; between two
- * slices it waits for its turn. One slice runs per turn of the event loop, so I/O (a `/health`
- * request, a cheap list request) is served between any two slices whatever number of scans run, and
- * the clients waiting take turns in rotation (within a client, its pieces of work in rotation): a
- * client with a hundred scans gets the same share of the loop as a client with one.
+ * Turns of the event loop for long work (list scans, event stream replays, page waits' deferred
+ * checks, request heads in pieces), shared fairly by the clients that ask for them. A piece of long work
+ * runs in slices of a few milliseconds (plus the item it is on, which may take a whole per-item
+ * budget); between two slices it waits for its turn. One slice runs per turn of the event loop, so I/O
+ * (a `/health` request, a cheap list request) is served between any two slices whatever number of
+ * scans run, and after a slice that took longer than `SLICE_MS` the loop turns that many more times
+ * (without work) before the next one: a request that needs several round trips (to PostgreSQL, say)
+ * makes one per `SLICE_MS` of long work, not one per slice. The clients waiting take turns in rotation
+ * (within a client, its pieces of work in rotation): a client with a hundred scans gets the same share
+ * of the loop as a client with one.
  */
 import { isIPv4 } from "node:net";
 import { ClientGone } from "./lists/errors.js";
@@ -36,10 +40,19 @@ interface Waiting {
   resume(): void;
 }
 
+/** The slice a piece of work runs before it yields its turn (its own clock: `slicer` in scheduler/list.ts). */
+export const SLICE_MS = 4;
+/** Loop turns without work after a long slice, at most. */
+const MAX_IDLE_TURNS = 16;
+
 export class Turns {
   /** The clients waiting for a turn, in the order of the rotation, each with its queue. */
   readonly #queues = new Map<ClientKey, Waiting[]>();
   #scheduled = false;
+  /** When the last slice began (`performance.now()`), while the turns after it are not counted yet. */
+  #sliceStarted: number | undefined;
+  /** Loop turns left without work before the next slice. */
+  #idleTurns = 0;
   /** Slices run (for the metrics). */
   slices = 0;
 
@@ -88,9 +101,21 @@ export class Turns {
     setImmediate(() => this.#turn());
   }
 
-  /** One slice: the first client of the rotation resumes its oldest waiting work and goes to the end. */
+  /**
+   * One slice: the first client of the rotation resumes its oldest waiting work and goes to the end;
+   * or, after a long slice, one loop turn without work.
+   */
   #turn(): void {
     this.#scheduled = false;
+    if (this.#sliceStarted !== undefined) {
+      // The slice and the rest of its loop turn are over: as many turns as it took `SLICE_MS`, without work.
+      this.#idleTurns = Math.min(MAX_IDLE_TURNS, Math.floor((performance.now() - this.#sliceStarted) / SLICE_MS) - 1);
+      this.#sliceStarted = undefined;
+    }
+    if (this.#idleTurns > 0) {
+      this.#idleTurns--;
+      return this.#schedule();
+    }
     const first = this.#queues.entries().next();
     if (first.done === true) return;
     const [client, queue] = first.value;
@@ -98,6 +123,7 @@ export class Turns {
     this.#queues.delete(client);
     if (queue.length > 0) this.#queues.set(client, queue);
     this.slices++;
+    this.#sliceStarted = performance.now();
     entry.resume();
     this.#schedule();
   }

@@ -18,11 +18,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_OPTIONS } from "../src/context.js";
 import { startServer, type RunningServer } from "../src/ops/start.js";
 
-let dir: string;
-let server: RunningServer;
-let base: string;
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "filter-server-page-waits-"));
+/** A server of `--blocking-queries page` over two namespaces, with `fanoutBudget` when given. */
+async function serve(fanoutBudget: number | undefined): Promise<{ server: RunningServer; close(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), "filter-server-page-waits-"));
   const dataFile = join(dir, "data.json");
   const aclTokensFile = join(dir, "tokens.json");
   // Both namespaces exist from the start: a write that creates a namespace may answer a `*` query
@@ -30,13 +28,16 @@ beforeAll(async () => {
   writeFileSync(dataFile, JSON.stringify({ jobs: ["default", "prod"].map((Namespace) => ({ ID: "z", Name: "z", Namespace, Type: "system" })), deployments: [] }));
   writeFileSync(aclTokensFile, JSON.stringify(TOKENS));
   // fetch keeps its connections alive: shutdown closes them after a second, not the default ten.
-  server = await startServer({ ...DEFAULT_OPTIONS, port: 0, opsPort: 0, dataFile, aclTokensFile, logLevel: "error", blockingQueries: "page", shutdownTimeoutMs: 1000 });
-  base = server.apiUrl;
-});
-afterAll(async () => {
-  await server?.lifecycle.shutdown();
-  rmSync(dir, { recursive: true, force: true });
-});
+  const options = { ...DEFAULT_OPTIONS, port: 0, opsPort: 0, dataFile, aclTokensFile, logLevel: "error" as const, blockingQueries: "page" as const, shutdownTimeoutMs: 1000 };
+  const server = await startServer(fanoutBudget === undefined ? options : { ...options, fanoutBudget });
+  return {
+    server,
+    async close() {
+      await server.lifecycle.shutdown();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
 
 const TOKENS = [
   { SecretID: "all", Capabilities: ["job:read", "job:write"] },
@@ -44,10 +45,11 @@ const TOKENS = [
 ];
 
 /** The server's page-wait counts, from GET /v1/metrics. */
-async function waits(base: string): Promise<{ waiting: number; changed: number; atOnce: number }> {
+async function waits(base: string): Promise<{ waiting: number; changed: number; atOnce: number; deferred: number }> {
   const m = (await (await fetch(`${base}/v1/metrics`)).json()) as { Gauges: { Name: string; Value: number }[]; Counters: { Name: string; Count: number; Labels: Record<string, string> }[] };
   const counter = (end: string) => m.Counters.find((c) => c.Name === "filter_server_blocking_page_waits_total" && c.Labels["end"] === end)?.Count ?? 0;
-  return { waiting: m.Gauges.find((g) => g.Name === "filter_server_blocking_queries_waiting")!.Value, changed: counter("changed"), atOnce: counter("at_once") };
+  const gauge = (name: string) => m.Gauges.find((g) => g.Name === name)!.Value;
+  return { waiting: gauge("filter_server_blocking_queries_waiting"), changed: counter("changed"), atOnce: counter("at_once"), deferred: gauge("filter_server_blocking_page_deferred") };
 }
 
 /** Polls the metrics until `ok` holds (a deadline, not a sleep: the waits register as their requests arrive). */
@@ -111,7 +113,19 @@ function pathOf(c: Client, index?: string): string {
 
 const same = (a: Answer, b: Answer): boolean => a.status === b.status && a.body === b.body && a.next === b.next;
 
-describe("blocking queries that wait for their page (--blocking-queries page)", () => {
+describe.each([
+  { how: "checked within the write's fan-out budget", fanoutBudget: undefined, runs: 5 },
+  // A budget of one step: no filter's check fits, every one is decided later in its client's turns.
+  { how: "every check decided in its client's turns (--fanout-budget 1)", fanoutBudget: 1, runs: 3 },
+])("blocking queries that wait for their page (--blocking-queries page), $how", ({ fanoutBudget, runs }) => {
+  let served: Awaited<ReturnType<typeof serve>>;
+  let base: string;
+  beforeAll(async () => {
+    served = await serve(fanoutBudget);
+    base = served.server.apiUrl;
+  });
+  afterAll(async () => served?.close());
+
   // A generous timeout: under the suite's load (four files at once on two cores) the requests of a run
   // take many times longer than alone (2 s).
   it("answer when a write changes the page, with a fresh request's answer, and never otherwise", async () => {
@@ -146,6 +160,8 @@ describe("blocking queries that wait for their page (--blocking-queries page)", 
             }
             await until(base, (w) => w.waiting === expectedWaiting);
             await register(base, { ...write, Name: write.ID });
+            // What the write's fan-out could not decide is decided in the clients' turns.
+            await until(base, (w) => w.deferred === 0);
             let woken = 0;
             for (const s of state) {
               if (s.pending === undefined) continue;
@@ -173,7 +189,7 @@ describe("blocking queries that wait for their page (--blocking-queries page)", 
           await until(base, (w) => w.waiting === 0);
         }
       }),
-      { numRuns: 5 },
+      { numRuns: runs },
     );
   }, 300_000);
 });

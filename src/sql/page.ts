@@ -47,6 +47,8 @@ export interface FilterPageOptions<T> {
   reverse?: boolean;
   /** Rows fetched by the first query of a residual filter (it doubles on each further query). Default perPage + 1. */
   chunkSize?: number;
+  /** Rows fetched by one query at most (what one statement's rows hold in memory at once). Default 10,000. */
+  maxChunkSize?: number;
   /**
    * An extra condition of the caller's (a namespace, a key prefix), ANDed to the filter's: `p(value)`
    * binds a value and returns its placeholder.
@@ -105,7 +107,8 @@ export async function filterPage<T = unknown>(options: FilterPageOptions<T>): Pr
   let queries = 0;
   let bound: { key: string; inclusive: boolean } | undefined = options.nextToken ? { key: options.nextToken, inclusive: true } : undefined;
   // A first chunk of a page and one row: enough when most candidates match.
-  let chunk = t.exact ? want : Math.max(options.chunkSize ?? (perPage === 0 ? 1000 : perPage + 1), 1);
+  const maxChunk = Math.max(1, options.maxChunkSize ?? MAX_CHUNK);
+  let chunk = t.exact ? want : Math.min(Math.max(options.chunkSize ?? (perPage === 0 ? 1000 : perPage + 1), 1), maxChunk);
   for (;;) {
     const params = [...t.params];
     const place = () => (pg ? `$${params.length}` : "?");
@@ -147,7 +150,7 @@ export async function filterPage<T = unknown>(options: FilterPageOptions<T>): Pr
     }
     if (!Number.isFinite(chunk) || rows.length < chunk || t.exact) break;
     bound = { key: keyOf(rows[rows.length - 1]!), inclusive: false };
-    chunk = Math.min(chunk * 2, MAX_CHUNK);
+    chunk = Math.min(chunk * 2, maxChunk);
   }
   return { items, keys, nextToken, candidates, queries, exact: t.exact };
 }

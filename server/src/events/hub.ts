@@ -4,7 +4,7 @@
  * `match` per event answers for every stream (each filter indexed by its leading equality).
  */
 import { FilterEvaluationError, FilterSet } from "filter-expr";
-import type { Turns } from "../turns.js";
+import { SLICE_MS, type Turns } from "../turns.js";
 import type { Commit } from "../store/types.js";
 import { eventsOf, type RecordedEvent } from "./records.js";
 import { IndexRing } from "../store/index-ring.js";
@@ -35,8 +35,6 @@ export interface HubCounts {
   failed: { evaluation: number };
 }
 
-/** A replay yields its turn after this long (see `Turns`), so that other work runs between its slices. */
-const REPLAY_SLICE_MS = 4;
 
 export class EventHub {
   /**
@@ -149,7 +147,7 @@ export class EventHub {
   }
 
   /**
-   * Sends the buffered writes above the stream's cursor, in slices of `REPLAY_SLICE_MS` that take their
+   * Sends the buffered writes above the stream's cursor, in slices of `SLICE_MS` that take their
    * turns with other long work (its client's share), then makes it live. The last slice reads the
    * buffer to its end and switches in the same turn, so no write is missed or sent twice.
    */
@@ -161,7 +159,7 @@ export class EventHub {
       if (stream.cursor < this.ring.floor) return stream.cut("lagged");
       const batch = this.ring.after(stream.cursor);
       if (batch === undefined) break;
-      if (performance.now() - started >= REPLAY_SLICE_MS) {
+      if (performance.now() - started >= SLICE_MS) {
         this.turns.next(stream.client).then(() => this.#replay(stream), () => undefined);
         return;
       }

@@ -15,6 +15,7 @@ import type { SchedulerStore, StorePage } from "../store/types.js";
 import { PageRegion } from "../lists/page-region.js";
 import type { PageWaits } from "./page-waits.js";
 import { CLIENT_RETRY_AFTER_S, clientOf, type ClientBounds } from "./clients.js";
+import { SLICE_MS } from "../turns.js";
 
 export const PERMISSION_DENIED = "Permission denied";
 
@@ -54,7 +55,6 @@ export function readAccess(ctx: ServerContext, request: FastifyRequest, namespac
  * clock restarts when the scan resumes. One slice runs per turn of the loop (`Turns`), whatever the
  * number of scans: a turn holds the loop about `SLICE_MS` (plus one item).
  */
-const SLICE_MS = 4;
 const CHECK_ITEMS = 64;
 const CHECK_STEPS = 10_000;
 
@@ -175,7 +175,7 @@ export async function serveList<T>(ctx: ServerContext, services: ListServices, e
             const page = await look(signal);
             return { index: page.index, nextToken: page.nextToken, region: new PageRegion(page.walk, page) as PageRegion<unknown> };
           });
-          const watch = { table: endpoint.table, region: seen.region!, filter, allowed: allowed as ((item: unknown) => boolean) | undefined, order, steps: budgets.item };
+          const watch = { table: endpoint.table, region: seen.region!, filter, allowed: allowed as ((item: unknown) => boolean) | undefined, order, steps: budgets.item, client };
           wait = pageWaits.wait(watch, seen.index, query.index, withJitter(query.waitMs));
         } else {
           // Errors are answered at once; a successful read waits for a change or the timeout, then reads

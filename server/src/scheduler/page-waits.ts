@@ -5,7 +5,10 @@
  * keeps its page's region (`PageRegion`) and each committed write's changes are tested against the
  * waiters they may concern, found through one `FilterSet` per table over the waiters' filters (an
  * item whose two versions both fail a waiter's key leaf cannot change its page). Per write the cost is
- * O(changed items × candidate waiters); a waiter is woken only by a write that changes its page.
+ * O(changed items × candidate waiters), and the checks of all waiters together have the fan-out budget
+ * (`--fanout-budget`) for each version of a changed item: what a waiter's checks cannot decide within
+ * their share is decided later in its client's turns of the loop (`Turns`), not on the write's path. A
+ * waiter is woken only by a write that changes its page.
  */
 import { FilterEvaluationError, FilterSet, type EvaluationBudget } from "filter-expr";
 import type { Registry } from "prom-client";
@@ -17,6 +20,7 @@ import { checksOf, type CheckOrder } from "../lists/paginate.js";
 import { IndexRing } from "../store/index-ring.js";
 import type { Commit, SchedulerStore } from "../store/types.js";
 import { wakeInBatches } from "../store/waiters.js";
+import { Turns, type ClientKey } from "../turns.js";
 
 /** What a waiting query watches: its page's region, and how its request checks an item. */
 export interface PageWatch<T> {
@@ -30,6 +34,23 @@ export interface PageWatch<T> {
   readonly order: CheckOrder;
   /** The request's budget for one item (`--filter-budget`): a verdict is the one a read of the page gives. */
   readonly steps: number;
+  /** Whose turns of the loop decide what the write's fan-out could not (`Turns`). */
+  readonly client: ClientKey;
+}
+
+/** Changes a waiter's checks could not decide within their share that wait for its turns; past these, it is answered. */
+export const DEFERRED_PER_WAITER = 64;
+
+/**
+ * A change a waiter's checks could not decide within their share of the write's fan-out (or of its
+ * replay's budget): decided in its client's turns, as a change `by` a write after the page was read,
+ * or `since` the client's index, before the read (which, when it changed the page, answers at once).
+ */
+interface Deferred {
+  readonly before: unknown;
+  readonly after: unknown;
+  readonly verdicts: [Decided, Decided];
+  readonly direction: "by" | "since";
 }
 
 /** A check that ran out of its share of a write's fan-out budget before it could decide: its waiter is answered. */
@@ -51,7 +72,12 @@ interface Waiter {
   /** The client's index: the answer is due once a change was seen and the table's index passed it. */
   readonly after: number;
   changed: boolean;
-  wake(end: WaitEnd): void;
+  /** Changes waiting to be decided in the waiter's turns (undefined: none, and no decision running). */
+  deferred: Deferred[] | undefined;
+  /** Aborted when the wait ends: a decision waiting for its turn stops. */
+  readonly ended: AbortController;
+  /** Ends the wait; `at-once`: a change since the client's index, found after the wait began (counted as an answer at once). */
+  wake(end: WaitEnd | "at-once"): void;
 }
 
 /** The waiters of one table: all, those with a filter (indexed), those without, and those changed but not yet past their client's index. */
@@ -80,7 +106,7 @@ export interface PageWaitCounts {
   evaluations: number;
   /** The steps the waiters' checks took on changed items and in replays (the same items). */
   steps: number;
-  /** Waits answered because their checks ran out of their share of a write's fan-out budget before deciding. */
+  /** Changes that waiters' checks could not decide within their share of a write's fan-out budget (decided in their clients' turns). */
   undecided: number;
 }
 
@@ -115,12 +141,13 @@ export class PageWaits {
   /**
    * `start`: the store's feed now (the writes up to it are not known here); `fanout`: the steps every
    * waiter's checks together may spend on one version of a changed item (`--fanout-budget`), and one
-   * waiter's replay of the writes it missed.
+   * waiter's replay of the writes it missed; `turns`: where what they could not decide is decided.
    */
   constructor(
     start: FeedStart,
     history = PAGE_WAIT_HISTORY,
     private readonly fanout = FANOUT_BUDGET,
+    private readonly turns = new Turns(),
   ) {
     this.#start = start;
     this.#indexOf = { ...start.tables };
@@ -131,8 +158,8 @@ export class PageWaits {
    * Page waits fed by the store's committed writes from now on (`stop` ends that): the feed's start
    * and the tables' indexes are read in the same turn as the subscription, so no write falls between.
    */
-  static follow(store: SchedulerStore, fanout = FANOUT_BUDGET, history = PAGE_WAIT_HISTORY): PageWaits {
-    const waits = new PageWaits({ index: store.feedIndex, tables: { jobs: store.indexOf("jobs"), deployments: store.indexOf("deployments") } }, history, fanout);
+  static follow(store: SchedulerStore, turns: Turns, fanout = FANOUT_BUDGET, history = PAGE_WAIT_HISTORY): PageWaits {
+    const waits = new PageWaits({ index: store.feedIndex, tables: { jobs: store.indexOf("jobs"), deployments: store.indexOf("deployments") } }, history, fanout, turns);
     waits.#unfollow = store.onCommit(
       (commit) => waits.commit(commit),
       (_after, upTo) => waits.gap(upTo),
@@ -148,6 +175,13 @@ export class PageWaits {
   /** Blocking queries waiting. */
   get size(): number {
     return this.#waiting;
+  }
+
+  /** Changes waiting to be decided in their waiters' clients' turns. */
+  get deferred(): number {
+    let n = 0;
+    for (const waiters of this.#tables.values()) for (const w of waiters.all) n += w.deferred?.length ?? 0;
+    return n;
   }
 
   /**
@@ -177,10 +211,9 @@ export class PageWaits {
       const [before, after] = versionsOf(change);
       for (const [w, verdicts] of this.#candidates(waiters, before, after)) {
         if (commit.index <= w.since || w.changed) continue;
-        // A check that could not decide within its share: answered, as the scheduler answers every blocking query on a write.
-        const undecided = verdicts[0] === UNDECIDED || verdicts[1] === UNDECIDED;
-        if (undecided || w.watch.region.changedBy(after, verdicts[0] as Verdict, verdicts[1] as Verdict)) {
-          if (undecided) this.counts.undecided++;
+        // A check that could not decide within its share: decided later, in its client's turns.
+        if (verdicts[0] === UNDECIDED || verdicts[1] === UNDECIDED) this.#defer(w, waiters, { before, after, verdicts, direction: "by" });
+        else if (w.watch.region.changedBy(after, verdicts[0], verdicts[1])) {
           w.changed = true;
           waiters.pending.add(w);
         }
@@ -205,7 +238,9 @@ export class PageWaits {
    * Waits until a write changes the page of `watch` (read at index `since`) and the table's index
    * passes the client's (`after`), until `timeoutMs`, or until `releaseAll`. When the page was read
    * after the client's index (`since > after`), the writes in between are tested first: if one changed
-   * the page, or they are no longer known, the wait ends at once.
+   * the page, or they are no longer known, the wait ends at once. The writes held after `since` are
+   * tested too. Both replays share one fan-out budget; what they cannot decide within it is decided in
+   * the client's turns, as the changes of later writes are.
    */
   wait<T>(watch: PageWatch<T>, since: number, after: number, timeoutMs: number): { done: Promise<WaitEnd>; cancel(): void } {
     if (this.#released) return { done: Promise.resolve("released"), cancel: () => undefined };
@@ -216,13 +251,14 @@ export class PageWaits {
       return { done: Promise.resolve("changed"), cancel: () => undefined };
     };
     const check = checker(w, this.counts);
-    // The replays below share one fan-out budget: past it they cannot decide, and the wait ends at once.
+    // The replays below share one fan-out budget; the changes they cannot decide within it are deferred.
     const replayBudget = { steps: this.fanout };
+    const undecided: Deferred[] = [];
     // Writes the client has not seen that the page already holds: unknown ones, or one that changed it.
-    if (since > after && (floor > after || this.#latest < since || this.#replay(w, check, replayBudget, after, since, "since"))) return atOnce();
+    if (since > after && (floor > after || this.#latest < since || this.#replay(w, check, replayBudget, after, since, "since", undecided))) return atOnce();
     // Writes after the read that came before this wait (none held after `since` is fine: they come later).
     if (floor > since) return atOnce();
-    const changed = this.#replay(w, check, replayBudget, since, Infinity, "by");
+    const changed = this.#replay(w, check, replayBudget, since, Infinity, "by", undecided);
 
     let resolve!: (end: WaitEnd) => void;
     const done = new Promise<WaitEnd>((r) => (resolve = r));
@@ -234,12 +270,15 @@ export class PageWaits {
       since,
       after,
       changed,
+      deferred: undefined,
+      ended: new AbortController(),
       wake: (end) => {
         if (!this.#remove(waiters, waiter)) return;
         clearTimeout(timer);
         if (end === "changed") this.counts.changed++;
         else if (end === "timeout") this.counts.timedOut++;
-        resolve(end);
+        else if (end === "at-once") this.counts.atOnce++;
+        resolve(end === "at-once" ? "changed" : end);
       },
     };
     waiters.all.add(waiter);
@@ -253,6 +292,7 @@ export class PageWaits {
       return { done, cancel: () => undefined };
     }
     timer = setTimeout(() => waiter.wake("timeout"), timeoutMs);
+    if (!changed) for (const d of undecided) this.#defer(waiter, waiters, d);
     return { done, cancel: () => waiter.wake("released") };
   }
 
@@ -264,17 +304,20 @@ export class PageWaits {
 
   /**
    * Whether a held write in (`from`, `to`] changed the page of `watch`: `by` it after the read, or
-   * `since` the client's index before it. True too when the checks ran out of `budget` (shared by the
-   * whole replay) before they could tell.
+   * `since` the client's index before it. A change the checks cannot decide within `budget` (shared by
+   * the whole replay) goes to `undecided`.
    */
-  #replay(watch: PageWatch<unknown>, check: Waiter["check"], budget: EvaluationBudget, from: number, to: number, direction: "by" | "since"): boolean {
+  #replay(watch: PageWatch<unknown>, check: Waiter["check"], budget: EvaluationBudget, from: number, to: number, direction: "by" | "since", undecided: Deferred[]): boolean {
     for (const commit of this.#history.between(from, to)) {
       for (const change of commit.changes) {
         if (tableOf(change) !== watch.table) continue;
         const [before, after] = versionsOf(change);
         const b = this.#verdict(check, before, watch.steps, budget);
         const a = this.#verdict(check, after, watch.steps, budget);
-        if (b === UNDECIDED || a === UNDECIDED) return true;
+        if (b === UNDECIDED || a === UNDECIDED) {
+          undecided.push({ before, after, verdicts: [b, a], direction });
+          continue;
+        }
         if (direction === "by" ? watch.region.changedBy(after, b, a) : watch.region.changedSince(after, b, a)) return true;
       }
     }
@@ -299,6 +342,53 @@ export class PageWaits {
     } finally {
       allowance.steps -= Math.min(limit, limit - budget.steps);
     }
+  }
+
+  /**
+   * A change `w`'s checks could not decide within their share of the write's fan-out: decided in its
+   * client's turns of the loop (one version per turn, with the request's budget for one item), where
+   * the write's own work is bounded and the cost falls on the client's share. A waiter with more such
+   * changes waiting than `DEFERRED_PER_WAITER` is answered (a fresh read of its page), as the scheduler
+   * answers every blocking query after a write.
+   */
+  #defer(w: Waiter, waiters: TableWaiters, change: Deferred): void {
+    this.counts.undecided++;
+    if (w.deferred !== undefined && w.deferred.length >= DEFERRED_PER_WAITER) return this.#changed(w, waiters, change.direction);
+    if (w.deferred !== undefined) {
+      w.deferred.push(change);
+      return;
+    }
+    w.deferred = [change];
+    this.#decide(w, waiters).catch(() => undefined);
+  }
+
+  /** Decides `w`'s deferred changes in order, a version per turn, until one changes its page or the wait ends. */
+  async #decide(w: Waiter, waiters: TableWaiters): Promise<void> {
+    const unbounded = { steps: Infinity };
+    for (let d = w.deferred?.[0]; d !== undefined; d = w.deferred?.[0]) {
+      for (const version of [0, 1] as const) {
+        if (d.verdicts[version] !== UNDECIDED) continue;
+        await this.turns.next(w.watch.client, w.ended.signal);
+        d.verdicts[version] = this.#verdict(w.check, version === 0 ? d.before : d.after, w.watch.steps, unbounded);
+      }
+      w.deferred!.shift();
+      const [b, a] = d.verdicts as [Verdict, Verdict];
+      if (d.direction === "by" ? w.watch.region.changedBy(d.after, b, a) : w.watch.region.changedSince(d.after, b, a)) return this.#changed(w, waiters, d.direction);
+    }
+    w.deferred = undefined;
+  }
+
+  /**
+   * `w`'s page changed: it is answered once the table's index has passed its client's; a change since
+   * the client's index (before the page was read) answers it now, as `wait` answers it at once.
+   */
+  #changed(w: Waiter, waiters: TableWaiters, direction: "by" | "since"): void {
+    w.deferred = undefined;
+    if (w.changed) return;
+    w.changed = true;
+    waiters.pending.add(w);
+    if (direction === "since") w.wake("at-once");
+    else if (this.#indexOf[w.watch.table] > w.after) w.wake("changed");
   }
 
   /**
@@ -352,6 +442,8 @@ export class PageWaits {
   /** Takes a waiter out; false when it was already out. */
   #remove(waiters: TableWaiters, w: Waiter): boolean {
     if (!waiters.all.delete(w)) return false;
+    w.deferred = undefined;
+    w.ended.abort();
     if (!waiters.plain.delete(w)) waiters.filtered.delete(w);
     waiters.pending.delete(w);
     this.#waiting--;
@@ -362,7 +454,8 @@ export class PageWaits {
 /** Registers the waits' counts in the server's registry (served by `GET /v1/metrics`). */
 export function registerPageWaitMetrics(registry: Registry, waits: PageWaits): void {
   const { counts } = waits;
-  const { counted, countedBy } = collectedMetrics(registry);
+  const { counted, countedBy, gauge } = collectedMetrics(registry);
+  gauge("blocking_page_deferred", "Changes that waiting queries' checks could not decide within their share of the fan-out, waiting for their clients' turns.", () => waits.deferred);
   countedBy(
     "blocking_page_waits_total",
     "Blocking queries of --blocking-queries page that ended, by how (changed: a write changed the page; at_once: a write since the client's index had, or the writes since are no longer known; timeout).",
@@ -371,7 +464,7 @@ export function registerPageWaitMetrics(registry: Registry, waits: PageWaits): v
   );
   counted("blocking_page_evaluations_total", "Filter evaluations of waiting queries on changed items their token may read (the filter sets' index spares the others).", () => counts.evaluations);
   counted("blocking_page_steps_total", "Evaluation steps those evaluations took (each within its waiter's share of --fanout-budget).", () => counts.steps);
-  counted("blocking_page_undecided_total", "Waiting queries answered because their checks ran out of their share of a write's fan-out budget (--fanout-budget) before deciding.", () => counts.undecided);
+  counted("blocking_page_undecided_total", "Changes that waiting queries' checks could not decide within their share of a write's fan-out budget (--fanout-budget), decided later in their clients' turns.", () => counts.undecided);
 }
 
 /**

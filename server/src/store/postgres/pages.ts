@@ -51,13 +51,23 @@ const BODY_SELECT = /^SELECT to_json\(("[a-z_]+")\)::text AS k, "doc"::text AS d
 
 /**
  * The query function `filterPage` runs: the same statement, but the rows carry the exact JSON text the
- * list answers with (`body`), parsed as the embedded store holds it, not the jsonb rendering.
+ * list answers with (`body`), parsed as the embedded store holds it, not the jsonb rendering. Each row
+ * is parsed when `filterPage` reads it, between its pauses: a chunk of 10,000 rows parsed at once held
+ * the event loop for a few hundred milliseconds.
  */
 export function bodyQuery(run: (sql: string, params: unknown[]) => Promise<Record<string, unknown>[]>): QueryFunction {
   return async (sql, params) => {
     if (!BODY_SELECT.test(sql)) throw new Error(`unexpected statement shape from filterPage: ${sql.slice(0, 80)}`);
     const rows = await run(sql.replace(BODY_SELECT, 'SELECT to_json($1)::text AS k, "body" AS d FROM '), params);
-    return rows.map((row) => ({ k: row["k"], d: JSON.parse(row["d"] as string) as unknown }));
+    return rows.map((row) => {
+      const text = row["d"] as string;
+      return {
+        k: row["k"],
+        get d(): unknown {
+          return JSON.parse(text) as unknown;
+        },
+      };
+    });
   };
 }
 
@@ -67,9 +77,10 @@ function scopeOf(scan: Scan): ((p: (value: unknown) => string) => string) | unde
 }
 
 /**
- * Rows a keyset chunk reads at most. A chunk's rows are held and parsed together: 10,000 (`filterPage`'s
- * bound) let ten scans of a million jobs hold the event loop up to half a second in garbage
- * collection; 2,000 keep `/health` under 100 ms (200,000 jobs: max 205 → 86 ms, `bench/scan.ts`).
+ * Rows a statement reads at most (a keyset chunk, or `filterPage`'s): a chunk's rows are held together.
+ * 10,000 (`filterPage`'s default) let ten scans of a million jobs hold the event loop up to half a
+ * second in garbage collection; 2,000 keep `/health` under 100 ms (200,000 jobs: max 205 → 86 ms,
+ * `bench/scan.ts`).
  */
 const MAX_CHUNK = 2_000;
 
@@ -124,8 +135,9 @@ async function collect(run: Run, scan: Scan, f: ScanFilter | undefined, n: numbe
       nextToken: scan.from,
       perPage: n,
       reverse: scan.reverse,
-      // The candidates' re-check runs in slices, in the read's turns of the loop.
+      // The candidates' re-check runs in slices, in the read's turns of the loop, a chunk of rows at a time.
       pause: () => (scan.pause() ? scan.turn() : undefined),
+      maxChunkSize: MAX_CHUNK,
     };
     const scope = scopeOf(scan);
     const page = await filterPage(scope === undefined ? options : { ...options, scope });
