@@ -49,7 +49,7 @@ export class Turns {
   /** The clients waiting for a turn, in the order of the rotation, each with its queue. */
   readonly #queues = new Map<ClientKey, Waiting[]>();
   #scheduled = false;
-  /** When the last slice began (`performance.now()`), while the turns after it are not counted yet. */
+  /** When the slice being run began (`performance.now()`), until it yields (asks for its next turn). */
   #sliceStarted: number | undefined;
   /** Loop turns left without work before the next slice. */
   #idleTurns = 0;
@@ -68,6 +68,13 @@ export class Turns {
    * aborts first (the work stops where it stands).
    */
   next(client: ClientKey, signal?: AbortSignal): Promise<void> {
+    if (this.#sliceStarted !== undefined) {
+      // The slice just run yields (its work runs in the microtasks right after its turn): as many turns
+      // as it took `SLICE_MS`, without work, before the next slice. (Not the rest of the loop's turn:
+      // heavy I/O then would delay the next slice, a cheap request's included, for nothing.)
+      this.#idleTurns = Math.min(MAX_IDLE_TURNS, Math.floor((performance.now() - this.#sliceStarted) / SLICE_MS) - 1);
+      this.#sliceStarted = undefined;
+    }
     if (signal?.aborted) return Promise.reject(new ClientGone());
     return new Promise<void>((resolve, reject) => {
       const entry: Waiting = { resume: resolve };
@@ -107,11 +114,8 @@ export class Turns {
    */
   #turn(): void {
     this.#scheduled = false;
-    if (this.#sliceStarted !== undefined) {
-      // The slice and the rest of its loop turn are over: as many turns as it took `SLICE_MS`, without work.
-      this.#idleTurns = Math.min(MAX_IDLE_TURNS, Math.floor((performance.now() - this.#sliceStarted) / SLICE_MS) - 1);
-      this.#sliceStarted = undefined;
-    }
+    // A slice that ended without asking for another (its work is done) counts as short.
+    this.#sliceStarted = undefined;
     if (this.#idleTurns > 0) {
       this.#idleTurns--;
       return this.#schedule();
