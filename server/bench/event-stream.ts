@@ -20,7 +20,8 @@ const WRITES = Number(process.argv[3] ?? 1000);
 const dir = mkdtempSync(join(tmpdir(), "filter-server-bench-events-"));
 const data = join(dir, "data.json");
 writeFileSync(data, JSON.stringify({ jobs: [], deployments: [] }));
-const server = await startServer(["--data", data, "--event-streams", String(STREAMS + 10)]);
+// Every stream of the bench comes from one loopback address: no per-client bound.
+const server = await startServer(["--data", data, "--event-streams", String(STREAMS + 10), "--event-streams-per-client", "0"]);
 
 /** Arrival time of each index's frame, per job key. */
 const arrivals = new Map<string, Map<number, number>>();

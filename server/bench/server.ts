@@ -41,7 +41,8 @@ function rssMiB(pid: number): number {
 }
 
 async function startServer(dataFile: string): Promise<{ pid: number; api: string; ops: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts", "--port", "0", "--ops-port", "0", "--data", dataFile], { cwd: SERVER_DIR, stdio: ["ignore", "pipe", "inherit"] });
+  // autocannon is one address standing for many clients: no per-client bound.
+  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts", "--port", "0", "--ops-port", "0", "--data", dataFile, "--blocking-queries-per-client", "0"], { cwd: SERVER_DIR, stdio: ["ignore", "pipe", "inherit"] });
   let out = "";
   const ready = await new Promise<{ api: string; ops: string }>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 120_000);
