@@ -13,7 +13,7 @@ import { BUSY_RETRY_AFTER_S } from "../scheduler/answers.js";
 import { PERMISSION_DENIED, checkRegion, readAccess } from "../scheduler/list.js";
 import type { Query } from "../scheduler/query.js";
 import { sendBusy, sendText } from "../scheduler/respond.js";
-import { CLIENT_RETRY_AFTER_S, clientOf, type ClientBounds } from "../scheduler/clients.js";
+import { CLIENT_RETRY_AFTER_S, type ClientBounds } from "../scheduler/clients.js";
 import { storeOf } from "../scheduler/index.js";
 import type { SchedulerState } from "../store/memory/state.js";
 import type { SchedulerStore } from "../store/types.js";
@@ -87,7 +87,7 @@ export function eventRoutes(ctx: ServerContext, storeOrState: SchedulerStore | S
       // The token after the parameters and before the filter, as the list endpoints check them.
       const access = readAccess(ctx, request, query.namespace);
       if (access === undefined) return sendText(reply, 403, PERMISSION_DENIED);
-      const { readable } = access;
+      const { readable, client } = access;
       let filter;
       try {
         filter = query.filter === "" ? undefined : filters.get(eventSchema, query.filter);
@@ -100,7 +100,6 @@ export function eventRoutes(ctx: ServerContext, storeOrState: SchedulerStore | S
         hub.refuse();
         return sendBusy(reply, BUSY_RETRY_AFTER_S, `${maxStreams} event streams are open, as many as this server serves at once; retry later`);
       }
-      const client = clientOf(ctx, request);
       const release = bounds.streams.take(client);
       if (release === undefined) return sendBusy(reply, CLIENT_RETRY_AFTER_S, bounds.streams.message, 429);
 

@@ -5,21 +5,17 @@
  */
 import type { FastifyRequest } from "fastify";
 import type { Registry } from "prom-client";
-import type { ServerContext, ServerOptions } from "../context.js";
+import type { AclToken, ServerOptions } from "../context.js";
 import { collectedMetrics } from "../ops/metrics.js";
 import { clientOfAddress, Turns, type ClientKey } from "../turns.js";
 
 /**
- * The client of a request: its ACL token when ACLs are on and it sent a known one (the token is the
- * principal, from whatever address), else its remote address (`clientOfAddress`: an IPv4 address, or
- * an IPv6 address's /64). Never the token's secret as text: the key is the token object itself.
+ * The client of a request: its ACL token (resolved, `authenticate`) when it sent a known one (the token
+ * is the principal, from whatever address), else its remote address (`clientOfAddress`: an IPv4
+ * address, or an IPv6 address's /64). Never the token's secret as text: the key is the token object.
  */
-export function clientOf(ctx: ServerContext, request: FastifyRequest): ClientKey {
-  if (ctx.acl.enabled) {
-    const token = ctx.acl.resolve(request.headers);
-    if (token !== undefined) return token;
-  }
-  return clientOfAddress(request.socket.remoteAddress);
+export function clientOf(request: FastifyRequest, token: AclToken | undefined): ClientKey {
+  return token ?? clientOfAddress(request.socket.remoteAddress);
 }
 
 /** How many of one resource each client holds, and the bound (0: none). */

@@ -15,7 +15,7 @@ import type { SchedulerStore, StorePage } from "../store/types.js";
 import { PageRegion } from "../lists/page-region.js";
 import type { PageWaits } from "./page-waits.js";
 import { CLIENT_RETRY_AFTER_S, clientOf, type ClientBounds } from "./clients.js";
-import { SLICE_MS } from "../turns.js";
+import { SLICE_MS, type ClientKey } from "../turns.js";
 
 export const PERMISSION_DENIED = "Permission denied";
 
@@ -38,15 +38,15 @@ function readableNamespaces(ctx: ServerContext, token: AclToken | undefined): Re
 }
 
 /**
- * The namespaces the request's token may read jobs in (null: all), or undefined (a 403) when the token
- * is unknown or may read none of `namespace` (`*`: any namespace).
+ * The namespaces the request's token may read jobs in (null: all) and who its client is (`clientOf`),
+ * or undefined (a 403) when the token is unknown or may read none of `namespace` (`*`: any namespace).
  */
-export function readAccess(ctx: ServerContext, request: FastifyRequest, namespace: string): { readable: ReadonlySet<string> | null } | undefined {
+export function readAccess(ctx: ServerContext, request: FastifyRequest, namespace: string): { readable: ReadonlySet<string> | null; client: ClientKey } | undefined {
   const auth = authenticate(ctx, request);
   if (auth === undefined) return undefined;
   const readable = readableNamespaces(ctx, auth.token);
   if (readable !== null && (namespace === "*" ? readable.size === 0 : !readable.has(namespace))) return undefined;
-  return { readable };
+  return { readable, client: clientOf(request, auth.token) };
 }
 
 /**
@@ -130,7 +130,7 @@ export async function serveList<T>(ctx: ServerContext, services: ListServices, e
   }
   const access = readAccess(ctx, request, query.namespace);
   if (access === undefined) return sendText(reply, 403, PERMISSION_DENIED);
-  const { readable } = access;
+  const { readable, client } = access;
 
   try {
     if (query.filter !== "" && query.prefix !== "") {
@@ -144,7 +144,6 @@ export async function serveList<T>(ctx: ServerContext, services: ListServices, e
     const bound = ctx.options.answerBytesInFlight ?? ANSWER_BYTES_IN_FLIGHT;
     if (answers.inFlight.over(bound)) return sendBusy(reply, BUSY_RETRY_AFTER_S, new AnswersBusy(bound).message);
     const key = answerKey(query, readable);
-    const client = clientOf(ctx, request);
     /** Reads the page of the current state; the filter has its budgets, the scan its client's turns. */
     const look = async (signal: AbortSignal): Promise<StorePage<T>> => {
       const work: Work = { steps: 0, items: 0 };
