@@ -35,7 +35,6 @@ export interface HubCounts {
   failed: { evaluation: number };
 }
 
-
 export class EventHub {
   /**
    * The latest writes' events, for streams that resume from an index. Bounded by writes, not events:

@@ -35,7 +35,7 @@ export const EVENT_STREAM_BYTES = 1024 * 1024;
  * over the bound on open streams, so that one event costs at most the fan-out budget whatever the
  * streams), at most the per-item budget.
  */
-export function streamSteps(options: ServerContext["options"]): number {
+function streamSteps(options: ServerContext["options"]): number {
   const fanout = options.fanoutBudget ?? 1_000_000;
   const streams = options.eventStreams ?? EVENT_STREAMS;
   return Math.max(1, Math.min(options.filterBudget ?? 1_000_000, Math.floor(fanout / streams)));

@@ -4,7 +4,7 @@
  * an event the token may not read.
  */
 import type { EvaluationBudget } from "filter-expr";
-import type { ItemFilter } from "../lists/filters.js";
+import { stepsTaken, type ItemFilter } from "../lists/filters.js";
 import type { TopicKeys } from "./query.js";
 import type { StreamEvent, Topic } from "./schema.js";
 
@@ -52,7 +52,7 @@ export function guardedFilter(filter: ItemFilter, admission: Admission, steps: n
     try {
       return filter.evaluate(event, budget);
     } finally {
-      counts.steps += steps - Math.max(0, budget.steps);
+      counts.steps += stepsTaken(steps, budget);
     }
   };
   return { compiled: filter, evaluate, steps };

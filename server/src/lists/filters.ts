@@ -135,6 +135,14 @@ export interface RequestBudgets {
   readonly request: number;
 }
 
+/**
+ * The steps an evaluation took from `budget`, which held `given` before it: a budget that runs out goes
+ * below zero (the step that crossed it is charged, then refused), so at most `given`.
+ */
+export function stepsTaken(given: number, budget: EvaluationBudget): number {
+  return given - Math.max(0, budget.steps);
+}
+
 /** What a request's filter has spent so far: evaluation steps, over how many items. */
 export interface Work {
   steps: number;
@@ -162,7 +170,7 @@ export function evaluator<T>(filter: ItemFilter | undefined, budgets: RequestBud
       const spent = allowance < budgets.item ? `${budgets.request} steps for the request, spent over ${work.items} items` : `${budgets.item} steps per item`;
       throw pageError(e, spent, counts);
     } finally {
-      work.steps += allowance - Math.max(0, budget.steps);
+      work.steps += stepsTaken(allowance, budget);
     }
   };
 }

@@ -56,11 +56,6 @@ export class ClientCounts {
   get message(): string {
     return `this client holds ${this.limit} ${this.what}, as many as this server gives one client at once; close one or retry later`;
   }
-
-  /** Clients holding at least one. */
-  get clients(): number {
-    return this.#held.size;
-  }
 }
 
 /** Seconds a client refused by a per-client bound is told to wait (`Retry-After`). */
@@ -95,6 +90,6 @@ export function registerClientMetrics(registry: Registry, bounds: ClientBounds):
     event_streams: bounds.streams.refused,
     blocking_queries: bounds.waiters.refused,
   }));
-  counted("loop_slices_total", "Slices of long work (list scans, event stream replays) run in their turn of the event loop.", () => bounds.turns.slices);
+  counted("loop_slices_total", "Slices of long work (list scans, event stream replays, page waits' deferred checks) run in their turn of the event loop.", () => bounds.turns.slices);
   gauge("loop_turns_waiting", "Pieces of long work waiting for their turn of the event loop.", () => bounds.turns.waiting);
 }

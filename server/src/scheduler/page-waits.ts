@@ -13,7 +13,7 @@
 import { FilterEvaluationError, FilterSet, type EvaluationBudget } from "filter-expr";
 import type { Registry } from "prom-client";
 import { collectedMetrics } from "../ops/metrics.js";
-import type { ItemFilter } from "../lists/filters.js";
+import { stepsTaken, type ItemFilter } from "../lists/filters.js";
 import type { PageRegion, Verdict } from "../lists/page-region.js";
 import type { Change, Table } from "../lists/records.js";
 import { checksOf, type CheckOrder } from "../lists/paginate.js";
@@ -340,7 +340,7 @@ export class PageWaits {
       if (e.code === "too-expensive" && limit < steps) return UNDECIDED;
       return "error";
     } finally {
-      allowance.steps -= Math.min(limit, limit - budget.steps);
+      allowance.steps -= stepsTaken(limit, budget);
     }
   }
 
@@ -485,7 +485,7 @@ function checker(watch: PageWatch<unknown>, counts: PageWaitCounts): Waiter["che
       try {
         return filter.evaluate(item, budget);
       } finally {
-        if (counted) counts.steps += before - Math.max(0, budget.steps);
+        if (counted) counts.steps += stepsTaken(before, budget);
       }
     });
   const checks = checksOf({ matches, allowed, order });

@@ -6,8 +6,6 @@
 
 import { ClientGone } from "../../lists/errors.js";
 
-export { ClientGone };
-
 /** No connection of the pool could be had in time (the wait queue full, or the wait too long): `503` with `Retry-After`. */
 export class StoreBusy extends Error {
   readonly statusCode = 503;

@@ -5,7 +5,8 @@
  * timeout. Reads with a filter (whose statements may run up to the statement timeout) hold at most
  * `slots - reserved` connections, so plain lists and registrations always find one.
  */
-import { ClientGone, StoreBusy } from "./errors.js";
+import { ClientGone } from "../../lists/errors.js";
+import { StoreBusy } from "./errors.js";
 
 export interface GateLimits {
   /** Connections (the pool's size). */

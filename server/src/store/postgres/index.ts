@@ -20,13 +20,14 @@ import type { Commit, ListRead, SchedulerStore, StorePage } from "../types.js";
 import { Waiters } from "../waiters.js";
 import { cancelBackend } from "./cancel.js";
 import { CHANGE_LOG_WRITES, logChanges, readChanges } from "./change-log.js";
-import { ClientGone, isCanceled, writeFailure } from "./errors.js";
+import { ClientGone } from "../../lists/errors.js";
+import { isCanceled, writeFailure } from "./errors.js";
 import { ChangeFeed } from "./feed.js";
 import { ConnectionGate, gateLimits, type GateLimits } from "./gate.js";
 import { migrate, SchemaError } from "./migrate.js";
 import { readWalk, remembering, type ReadMode } from "./pages.js";
 
-export { ClientGone, StoreBusy } from "./errors.js";
+export { StoreBusy } from "./errors.js";
 
 /** The page's pushed-down statements took the whole pushdown timeout before the next one. */
 class PushdownOutOfTime extends Error {}
