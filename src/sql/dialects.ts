@@ -7,7 +7,8 @@
  * - SQLite: the column holds JSON text; a path is a bound `$."key"[0]` path for `json_type` and
  *   `json_extract`, elements come from `json_each`.
  */
-import { and, atom, caseWhen, embed, FALSE, not, or, param, TRUE, type Cond, type Frag, type Placeholders } from "./sql.js";
+import { postgresRegex } from "./postgres-regex.js";
+import { and, atom, caseWhen, contains, typeTest, embed, FALSE, not, or, orAll, param, TRUE, type Cond, type Frag, type Json, type Placeholders } from "./sql.js";
 
 /** The JSON types as the data has them. */
 export type JsonKind = "string" | "number" | "boolean" | "null" | "array" | "object";
@@ -84,8 +85,12 @@ export interface Dialect {
   someMember?(ref: Ref, kind: "list" | "map", alias: string, pred: Cond): Cond | undefined;
   /** An array holds the string `s` as an element, index-friendly where the engine allows. */
   arrayHasString(ref: Ref, s: string): Cond;
-  /** The string value matches an RE2 pattern exactly, when the engine has the function. */
-  regex?(ref: Ref, pattern: string): Cond;
+  /**
+   * The string value matches an RE2 pattern exactly: through SQLite's registered RE2 function, or a
+   * PostgreSQL regular expression that decides the same strings (`postgres-regex.ts`); undefined
+   * when the engine has neither for this pattern.
+   */
+  regex?(ref: Ref, pattern: string): Cond | undefined;
 }
 
 const TWO_53 = 2 ** 53;
@@ -104,9 +109,27 @@ export function wellFormed(s: string): boolean {
  * builder numbers them), and `jsonb_exists` stands for the `?` operator, which a builder would read as
  * a placeholder (the same test; an index serves only the operator).
  */
-export function postgres(column: string, positional = false): Dialect {
+export function postgres(column: string, positional = false, canonicalNumbers = false): Dialect {
   const col = quoteIdent(column);
   const stepsOf = (ref: Ref): readonly PathStep[] => (ref.base === "column" ? ref.steps : (ref.steps ?? []));
+  /**
+   * The value at `ref` is `value`, as one containment test (`col @> '{"a":{"b":value}}'`), when the
+   * path is object keys from the column: a key that reads as an integer is left out (`#>` would
+   * take it as an index into an array, containment never does).
+   */
+  const containing = (ref: Ref, value: Json): Cond | undefined => {
+    if (ref.base !== "column" || ref.steps.length === 0) return undefined;
+    let doc: Json = value;
+    for (let i = ref.steps.length - 1; i >= 0; i--) {
+      const step = ref.steps[i]!;
+      if (!("key" in step) || /^\s*[+-]?\d/.test(step.key)) return undefined;
+      doc = { [step.key]: doc };
+    }
+    return contains(col, doc as { readonly [key: string]: Json });
+  };
+  /** Numbers by containment: with canonical texts (`canonicalNumbers`) equal doubles have equal texts. */
+  const containingNumber = (ref: Ref, v: number): Cond | undefined =>
+    canonicalNumbers && Number.isFinite(v) && Math.abs(v) < TWO_53 ? containing(ref, v) : undefined;
   const pathParam = (ref: Ref) => param(stepsOf(ref).map((s) => ("key" in s ? s.key : String(s.index))), "text[]");
   const start = (ref: Ref): string => (ref.base === "column" ? col : `${ref.alias ?? "e"}.fe_v`);
   /** The jsonb value (NULL when missing). */
@@ -116,7 +139,9 @@ export function postgres(column: string, positional = false): Dialect {
   const typeIs = (ref: Ref, kinds: readonly JsonKind[]): Cond => {
     if (kinds.length === 0) return FALSE;
     const list = kinds.map((k) => `'${k}'`).join(", ");
-    return atom("COALESCE(jsonb_typeof(", ...x(ref), kinds.length === 1 ? `) = ${list}` : `) IN (${list})`, ", FALSE)");
+    const c = atom("COALESCE(jsonb_typeof(", ...x(ref), kinds.length === 1 ? `) = ${list}` : `) IN (${list})`, ", FALSE)");
+    const keys = ref.base === "column" ? ref.steps.map((s) => ("key" in s && !/^\s*[+-]?\d/.test(s.key) ? s.key : undefined)) : [];
+    return keys.length === 0 || keys.includes(undefined) ? c : typeTest(c, { col, keys: keys as string[], kinds });
   };
   const isString = (ref: Ref) => typeIs(ref, ["string"]);
   const textParam = (s: string) => param(s, "text");
@@ -133,8 +158,13 @@ export function postgres(column: string, positional = false): Dialect {
       l: caseWhen(typeIs(ref, ["number"]), caseWhen(inRange(ref), cmp, FALSE), FALSE),
     };
   };
-  const floatEq = (ref: Ref, v: number): NumberTest => floatIn(ref, [v]);
-  const strEq = (ref: Ref, s: string): Cond => and(atom(...text(ref), " = ", textParam(s)), isString(ref));
+  const floatEq = (ref: Ref, v: number): NumberTest => {
+    const c = containingNumber(ref, v);
+    return c !== undefined ? { u: c, l: c } : floatIn(ref, [v]);
+  };
+  const strEq = (ref: Ref, s: string): Cond => containing(ref, s) ?? and(atom(...text(ref), " = ", textParam(s)), isString(ref));
+  /** Up to this many values, a membership test is one containment test per value (an index serves each). */
+  const CONTAINED_IN = 16;
   return {
     name: "postgres",
     placeholders: positional ? "positional" : "numbered",
@@ -154,16 +184,24 @@ export function postgres(column: string, positional = false): Dialect {
     // The comparison comes first so that an expression index on `col #>> '{...}'` can serve it; the
     // type test makes the conjunction NULL-free (a missing value fails it).
     strEq,
-    strIn: (ref, ss) => (ss.length === 1 ? strEq(ref, ss[0]!) : and(atom(...text(ref), " = ANY(", param([...ss], "text[]"), ")"), isString(ref))),
+    strIn: (ref, ss) => {
+      if (ss.length === 1 || (ss.length <= CONTAINED_IN && containing(ref, "") !== undefined)) return orAll(ss.map((s) => strEq(ref, s)));
+      return and(atom(...text(ref), " = ANY(", param([...ss], "text[]"), ")"), isString(ref));
+    },
     strHas: (ref, s, where) => {
       if (s === "") return isString(ref);
       if (where === "anywhere") return and(atom("strpos(", ...text(ref), ", ", textParam(s), ") > 0"), isString(ref));
       const escaped = s.replace(/[\\%_]/g, (c) => `\\${c}`);
       return and(atom(...text(ref), ' COLLATE "C" LIKE ', textParam(where === "start" ? `${escaped}%` : `%${escaped}`)), isString(ref));
     },
-    boolIs: (ref, b) => atom("COALESCE(", ...x(ref), b ? " = 'true'::jsonb" : " = 'false'::jsonb", ", FALSE)"),
+    boolIs: (ref, b) => containing(ref, b) ?? atom("COALESCE(", ...x(ref), b ? " = 'true'::jsonb" : " = 'false'::jsonb", ", FALSE)"),
     numEq: floatEq,
-    numIn: floatIn,
+    numIn: (ref, vs) => {
+      const each = vs.length <= CONTAINED_IN ? vs.map((v) => containingNumber(ref, v)) : [];
+      if (each.length === 0 || each.some((c) => c === undefined)) return floatIn(ref, vs);
+      const c = orAll(each as Cond[]);
+      return { u: c, l: c };
+    },
     bigIntEq: (ref, v) => {
       // The re-check reads the column back as text: an integer there beyond 2^53 - 1 becomes an exact
       // bigint (parseJson), any other number a double.
@@ -185,15 +223,13 @@ export function postgres(column: string, positional = false): Dialect {
       const from = kind === "list" ? ["jsonb_array_elements(", ...x(ref), `) AS ${alias}(fe_v)`] : ["jsonb_each(", ...x(ref), `) AS ${alias}(fe_k, fe_v)`];
       return caseWhen(typeIs(ref, [kind === "list" ? "array" : "object"]), atom("EXISTS (SELECT 1 FROM ", ...from, " WHERE ", embed(pred), ")"), FALSE);
     },
-    arrayHasString: (ref, s) => {
-      if (ref.base === "column" && ref.steps.every((st) => "key" in st)) {
-        // `col @> '{"a":{"b":["s"]}}'`: a GIN index on the column serves it.
-        let doc: unknown = [s];
-        for (let i = ref.steps.length - 1; i >= 0; i--) doc = { [(ref.steps[i] as { key: string }).key]: doc };
-        return atom(col, " @> ", param(JSON.stringify(doc), "jsonb"));
-      }
-      return atom("COALESCE(", ...x(ref), " @> ", param(JSON.stringify([s]), "jsonb"), ", FALSE)");
+    regex: (ref, pattern) => {
+      const are = postgresRegex(pattern);
+      // A trigram index (`pg_trgm`'s `gin_trgm_ops`) on the value's text serves `~`.
+      return are === undefined ? undefined : and(atom(...text(ref), " ~ ", textParam(are)), isString(ref));
     },
+    // `col @> '{"a":{"b":["s"]}}'`: a GIN index on the column serves it.
+    arrayHasString: (ref, s) => containing(ref, [s]) ?? atom("COALESCE(", ...x(ref), " @> ", param(JSON.stringify([s]), "jsonb"), ", FALSE)"),
   };
 }
 

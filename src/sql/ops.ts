@@ -258,7 +258,8 @@ function matches(c: KindCase, pattern: Pattern, d: Dialect): Triple {
   if (c.kind !== "string" || pattern.error !== undefined) return ERROR;
   const source = pattern.source;
   // The function reads both as bytes (U+FFFD included: it decodes a lone surrogate as the filter does).
-  if (d.regex && wellFormed(source)) return exactly(d.regex(c.ref, source));
+  const exact = wellFormed(source) ? d.regex?.(c.ref, source) : undefined;
+  if (exact !== undefined) return exactly(exact);
   if (pattern.engine === "literal") {
     // The same reading as regex.ts's literal matcher: `lit`, `^lit`, `lit$`, `^lit$`.
     const start = source.startsWith("^");

@@ -37,7 +37,11 @@ interface Measures {
 export type Cond = Measures &
   (
     | { readonly k: "const"; readonly v: boolean }
-    | { readonly k: "atom"; readonly f: Frag }
+    /**
+     * `contains`: the atom is `col @> doc` (jsonb containment), merged with others in a conjunction;
+     * `typeOf`: the atom tests the JSON type of a value at a key path (a containment may imply it).
+     */
+    | { readonly k: "atom"; readonly f: Frag; readonly contains?: Containment; readonly typeOf?: TypeTest }
     | { readonly k: "not"; readonly x: Cond }
     | { readonly k: "and" | "or"; readonly xs: readonly Cond[] }
     /** `CASE WHEN w THEN a ELSE b END`: evaluates `a` only where `w` holds (guards casts). */
@@ -117,6 +121,121 @@ function piece(s: string): { readonly h: number; readonly parens: number } {
   return info;
 }
 
+/** A JSON value as jsonb containment reads it. */
+export type Json = string | number | boolean | null | readonly Json[] | { readonly [key: string]: Json };
+
+/** `col @> doc`: a jsonb column contains a document (an object of the keys down to the tested values). */
+export interface Containment {
+  readonly col: string;
+  readonly doc: { readonly [key: string]: Json };
+}
+
+/** A test that the value at `keys` (object keys from `col`) exists and has one of the JSON types `kinds`. */
+export interface TypeTest {
+  readonly col: string;
+  readonly keys: readonly string[];
+  readonly kinds: readonly string[];
+}
+
+/** Marks a type test (the atom `c`) as one a containment of the same value implies. */
+export function typeTest(c: Cond, test: TypeTest): Cond {
+  return c.k === "atom" ? ({ ...c, typeOf: test } as Cond) : c;
+}
+
+/** The JSON type of a value as `jsonb_typeof` names it. */
+function jsonKind(v: Json): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "array";
+  return typeof v === "object" ? "object" : typeof v;
+}
+
+/** A containment document names a value at `keys` whose type is one of `kinds`. */
+function implies(doc: Json, test: TypeTest): boolean {
+  let v: Json = doc;
+  for (const k of test.keys) {
+    if (!isObject(v) || !Object.hasOwn(v, k)) return false;
+    v = v[k]!;
+  }
+  return test.kinds.includes(jsonKind(v));
+}
+
+/**
+ * `col @> doc` (PostgreSQL: the column is NOT NULL, so the test is NULL-free). A `jsonb_path_ops` (or
+ * `jsonb_ops`) GIN index on the column serves it; the tests of one conjunction merge into one
+ * document (`and`), which the index serves in one scan.
+ */
+export function contains(col: string, doc: { readonly [key: string]: Json }): Cond {
+  const c = atom(col, " @> ", param(JSON.stringify(doc), "jsonb"));
+  return { ...c, contains: { col, doc } } as Cond;
+}
+
+/**
+ * Two containment documents as one (`doc @> a AND doc @> b` ⇔ `doc @> merged`): objects merge key by
+ * key, arrays take both elements; undefined where they differ otherwise (two scalars, a scalar and a
+ * container), which is kept as two tests.
+ */
+function mergeDocs(a: Json, b: Json): Json | undefined {
+  if (Array.isArray(a) && Array.isArray(b)) {
+    const seen = new Set(a.map((x) => JSON.stringify(x)));
+    return [...a, ...b.filter((x) => !seen.has(JSON.stringify(x)))];
+  }
+  if (isObject(a) && isObject(b)) {
+    const out: { [key: string]: Json } = { ...a };
+    for (const [k, v] of Object.entries(b)) {
+      if (!Object.hasOwn(out, k)) out[k] = v;
+      else {
+        const m = mergeDocs(out[k]!, v);
+        if (m === undefined) return undefined;
+        out[k] = m;
+      }
+    }
+    return out;
+  }
+  return JSON.stringify(a) === JSON.stringify(b) ? a : undefined;
+}
+
+function isObject(x: Json): x is { readonly [key: string]: Json } {
+  return typeof x === "object" && x !== null && !Array.isArray(x);
+}
+
+/**
+ * The parts of a conjunction with its containment tests on one column merged where they can be, and
+ * the type tests they imply left out.
+ */
+function mergeContainments(xs: Cond[]): Cond[] {
+  let tests = 0;
+  let types = 0;
+  for (const x of xs) {
+    if (x.k !== "atom") continue;
+    if (x.contains !== undefined) tests++;
+    else if (x.typeOf !== undefined) types++;
+  }
+  if (tests === 0 || tests + types < 2) return xs;
+  const merged: { col: string; doc: { readonly [key: string]: Json } }[] = [];
+  const rest: Cond[] = [];
+  for (const x of xs) {
+    if (x.k !== "atom" || x.contains === undefined) {
+      rest.push(x);
+      continue;
+    }
+    const { col, doc } = x.contains;
+    let done = false;
+    for (const m of merged) {
+      if (m.col !== col) continue;
+      const d = mergeDocs(m.doc, doc);
+      if (d !== undefined && isObject(d)) {
+        m.doc = d;
+        done = true;
+        break;
+      }
+    }
+    if (!done) merged.push({ col, doc });
+  }
+  const kept = rest.filter((x) => x.k !== "atom" || x.typeOf === undefined || !merged.some((m) => m.col === x.typeOf!.col && implies(m.doc, x.typeOf!)));
+  // The index-served tests first: an engine that evaluates in order reads them first.
+  return [...merged.map((m) => contains(m.col, m.doc)), ...kept];
+}
+
 /** A NULL-free boolean fragment (the caller guarantees it is never NULL). */
 export function atom(...f: Frag): Cond {
   let size = 1;
@@ -182,6 +301,13 @@ function junction(k: "and" | "or", parts: readonly Cond[]): Cond {
     }
     if (p.k === k) for (const x of p.xs) add(x);
     else add(p);
+  }
+  if (k === "and") {
+    const m = mergeContainments(xs);
+    if (m !== xs) {
+      xs.length = 0;
+      xs.push(...m);
+    }
   }
   if (xs.length === 0) return unit ? TRUE : FALSE;
   if (xs.length === 1) return xs[0]!;

@@ -48,6 +48,14 @@ export interface ToSqlOptions {
    * go-bexpr 0.1.11 a missing map key fails: the translation keeps every row, the re-check decides.
    */
   target?: string | Target;
+  /**
+   * PostgreSQL: every number in the column was written as `JSON.stringify` (or `stringifyJson`) writes
+   * it, its shortest round-trip text, so that two numbers read as the same double exactly when their
+   * texts are equal. Number equality then becomes jsonb containment, which a GIN index serves; without
+   * it a number compares as `float8` (`1.0000000000000001` in the column equals the filter's `1`,
+   * which containment would miss). Default false.
+   */
+  canonicalNumbers?: boolean;
   /** PostgreSQL: bound values already in the statement; placeholders continue after them. Default 0. */
   paramOffset?: number;
   /**
@@ -96,7 +104,7 @@ export function dialectFor(options: ToSqlOptions): Dialect {
   if (column.includes("\u0000")) throw new TypeError("the JSON column's name cannot hold a NUL character");
   const style = options.placeholders ?? "numbered";
   if (style !== "numbered" && style !== "question" && style !== "template") throw new TypeError(`placeholders must be "numbered", "question" or "template", not ${JSON.stringify(style)}`);
-  if (options.dialect === "postgres") return postgres(column, style !== "numbered");
+  if (options.dialect === "postgres") return postgres(column, style !== "numbered", options.canonicalNumbers === true);
   if (options.dialect === "sqlite") {
     const fn = options.sqliteFunction ?? SQLITE_MATCHES_FUNCTION;
     if (fn !== false && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(fn)) throw new TypeError(`sqliteFunction must be a plain SQL name, not ${JSON.stringify(fn)}`);

@@ -6,16 +6,17 @@
  * - `e` false ⇒ no error.
  */
 import fc from "fast-check";
-import { interpret, parseJson, print, schemas, type Expr, type MatchExpr } from "../../src/index.js";
+import { interpret, parse, parseJson, print, schemas, type Expr, type MatchExpr } from "../../src/index.js";
 import { ANY } from "../../src/semantics/schema.js";
 import { toSQLPredicates } from "../../src/sql/translate.js";
 import { exprArb, JOB_NAMES, jobArb, jsonArb, literalArb, NAMES, selectorArb } from "../support/arbitraries.js";
 import { stringify, type Engine } from "./engines.js";
 
 /** One row, its three predicates in SQL, and the in-process answer: a violation message or undefined. */
-export async function checkRow(engine: Engine, ast: Expr, datum: unknown, typed: boolean): Promise<string | undefined> {
+export async function checkRow(engine: Engine, ast: Expr, datum: unknown, typed: boolean, canonicalNumbers = false): Promise<string | undefined> {
   const schema = typed ? schemas.job : undefined;
-  const p = toSQLPredicates({ ast, schema }, { dialect: engine.dialect });
+  // The rows are written with stringifyJson: their numbers are canonical.
+  const p = toSQLPredicates({ ast, schema }, { dialect: engine.dialect, canonicalNumbers });
   const params = [...p.params, stringify(datum)];
   const doc = engine.dialect === "postgres" ? `$${params.length}::jsonb` : "?";
   const text = engine.dialect === "postgres" ? "doc::text" : "doc";
@@ -38,6 +39,56 @@ export async function checkRow(engine: Engine, ast: Expr, datum: unknown, typed:
   if (!e && r === "error") return "e false but the filter fails";
   if (p.exact && u !== (r === true)) return `exact but u=${u} and the filter gives ${r}`;
   return undefined;
+}
+
+/**
+ * Typed job fields holding their own kind or another (a mistyped value reads as the zero value),
+ * drawn from the same small pools as the filters' literals, so that equalities and memberships hold
+ * often: the shapes jsonb containment decides (`doc @> …`, merged per conjunction).
+ */
+const CONTAINED_FIELDS: Record<string, readonly unknown[]> = {
+  Status: ["running", "dead", "", 5, true, null, ["running"], { running: true }],
+  Type: ["service", "batch", "", "Service"],
+  Priority: [0, 50, 100, 1000, 50.5, -1, 1e21, "50", true, null],
+  Stop: [true, false, "true", 1, null],
+  Datacenters: [[], ["dc1"], ["dc2"], ["dc1", "dc2"], ["dc2", ""], [5, "dc1"], [["dc1"]], "dc1", null, { dc1: true }],
+};
+
+/** Each field present (one of its pool) or absent. */
+const containedJobArb = fc
+  .tuple(...Object.values(CONTAINED_FIELDS).map((vs) => fc.nat(vs.length)))
+  .map((picks) => Object.fromEntries(Object.entries(CONTAINED_FIELDS).flatMap(([k, vs], i) => (picks[i]! < vs.length ? [[k, vs[picks[i]!]]] : []))));
+
+const containedLeafArb: fc.Arbitrary<string> = fc.oneof(
+  { weight: 2, arbitrary: fc.tuple(fc.constantFrom("Status", "Type"), fc.constantFrom("==", "!="), fc.constantFrom("running", "dead", "service", "", "Service")).map(([f, op, v]) => `${f} ${op} "${v}"`) },
+  { weight: 1, arbitrary: fc.tuple(fc.constantFrom("==", "!="), fc.constantFrom("0", "50", "100", "1000", "50.5", "-1", `"1e21"`, `"1e3"`, `"0x32"`, `"50.0000000000000001"`)).map(([op, v]) => `Priority ${op} ${v}`) },
+  { weight: 1, arbitrary: fc.tuple(fc.constantFrom("==", "!="), fc.constantFrom("true", "false", "1", "T")).map(([op, v]) => `Stop ${op} ${v}`) },
+  { weight: 3, arbitrary: fc.tuple(fc.constantFrom("dc1", "dc2", ""), fc.constantFrom("in", "in", "not in")).map(([v, op]) => `"${v}" ${op} Datacenters`) },
+);
+
+const { containedExpr } = fc.letrec<{ containedExpr: string }>((tie) => ({
+  containedExpr: fc.oneof(
+    { depthSize: "small", maxDepth: 2 },
+    { weight: 4, arbitrary: containedLeafArb },
+    { weight: 2, arbitrary: fc.array(tie("containedExpr"), { minLength: 2, maxLength: 3 }).map((xs) => `(${xs.join(" and ")})`) },
+    { weight: 1, arbitrary: fc.array(tie("containedExpr"), { minLength: 2, maxLength: 3 }).map((xs) => `(${xs.join(" or ")})`) },
+    { weight: 1, arbitrary: tie("containedExpr").map((x) => `not ${x}`) },
+  ),
+}));
+
+/**
+ * The laws (and exactness) for the shapes containment decides, with and without canonical numbers,
+ * over typed jobs whose fields often equal the literals, mistyped ones included.
+ */
+export async function containmentProperty(engine: Engine, numRuns: number): Promise<void> {
+  await fc.assert(
+    // Conjunctions at the top, where the tests merge: of any shape, or of a few plain tests.
+    fc.asyncProperty(fc.oneof(fc.array(containedExpr, { minLength: 2, maxLength: 3 }), fc.array(containedLeafArb, { minLength: 2, maxLength: 3 })).map((xs) => xs.join(" and ")), containedJobArb, fc.boolean(), async (source, datum, canonical) => {
+      const why = await checkRow(engine, parse(source), datum, true, canonical);
+      if (why !== undefined) throw new Error(`${source} on ${stringify(datum)} (canonicalNumbers ${canonical}): ${why}`);
+    }),
+    { numRuns, seed: 40 },
+  );
 }
 
 /** The property over JSON data and over typed jobs. */

@@ -26,7 +26,8 @@ describe("toSQL", () => {
     const exact = (e: string, dialect: "postgres" | "sqlite" = "postgres") => toSQL(compile(e, { schema: schemas.job }), { dialect }).exact;
     expect(exact('Status == "running" and "dc1" in Datacenters')).toBe(true);
     expect(exact("Priority == 50 and Stop == false")).toBe(true);
-    expect(exact('Name matches "^web-[0-9]+$"')).toBe(false); // a prefix on PostgreSQL
+    expect(exact('Name matches "^web-[0-9]+$"')).toBe(true); // written as a PostgreSQL regular expression
+    expect(exact('Name matches "(?m)^web$"')).toBe(false); // multi-line anchors are not: a prefix
     expect(exact('Name matches "^web-[0-9]+$"', "sqlite")).toBe(true); // the registered RE2 function
     expect(exact("JobSummary.Summary is empty")).toBe(false); // a nil JobSummary fails
     expect(toSQL('Status == "running"', { dialect: "postgres" }).exact).toBe(false); // JSON: a missing key fails
@@ -117,10 +118,11 @@ describe("toSQL", () => {
   });
 
   it("continues PostgreSQL placeholders after the caller's", () => {
-    const t = toSQL('Status == "x"', { dialect: "postgres", schema: schemas.job, paramOffset: 2 });
+    const t = toSQL('Status == "x" and Name matches "^w"', { dialect: "postgres", schema: schemas.job, paramOffset: 2 });
     expect(t.where).toContain("$3");
+    expect(t.where).toContain("$5");
     expect(t.where).not.toContain("$1");
-    expect(t.params).toEqual([["Status"], "x"]);
+    expect(t.params).toEqual(['{"Status":"x"}', ["Name"], "\\Aw"]);
   });
 
   it("narrows matches on PostgreSQL by the pattern's literal prefix", () => {
@@ -176,8 +178,8 @@ describe("filter-check --sql", () => {
     const text = await run(["--sql", "postgres", "--schema", "job", 'Status == "running"']);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain("sql (postgres, column doc; exact");
-    expect(text.stdout).toContain('("doc" #>> $1::text[]) = $2::text');
-    expect(text.stdout).toContain('$2 = "running"');
+    expect(text.stdout).toContain('"doc" @> $1::jsonb');
+    expect(text.stdout).toContain('$1 = "{\\"Status\\":\\"running\\"}"');
     const json = await run(["--sql", "sqlite", "--format", "json", "--schema", "job", "Priority == 5"]);
     expect(json.code).toBe(0);
     const out = JSON.parse(json.stdout) as { sql: { dialect: string; where: string; params: unknown[]; exact: boolean } };
