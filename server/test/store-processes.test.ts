@@ -11,6 +11,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, startPostgres, type PostgresCluster } from "./support/postgres.js";
 import { killAll, run, start, stop, type Running } from "./server-process.js";
+import { MIGRATIONS } from "../src/store/postgres/migrations/index.js";
 
 let cluster: PostgresCluster;
 let dir: string;
@@ -142,6 +143,6 @@ describe.concurrent("start", () => {
     const { code } = await proc.exit;
     expect(code).toBe(1);
     const out = proc.output().trim();
-    expect(out).toBe(`filter-server: database ${url}: the database's schema is version 99, newer than this server's (2): upgrade filter-server`);
+    expect(out).toBe(`filter-server: database ${url}: the database's schema is version 99, newer than this server's (${MIGRATIONS.length}): upgrade filter-server`);
   }, 60_000);
 });

@@ -50,6 +50,14 @@ export interface FilterPageOptions<T> {
   /** Rows fetched by one query at most (what one statement's rows hold in memory at once). Default 10,000. */
   maxChunkSize?: number;
   /**
+   * Rows of the key order one statement may pass over at most: each statement's keys end where this
+   * many rows on ends (found first by a scan of the key's index, `OFFSET rangeRows - 1`), so that a
+   * condition no index serves, which the engine checks row by row along the key order, costs each
+   * statement at most that many rows, however few match. Default: no range (one statement reads as
+   * far as it must to fill its chunk).
+   */
+  rangeRows?: number;
+  /**
    * An extra condition of the caller's (a namespace, a key prefix), ANDed to the filter's: `p(value)`
    * binds a value and returns its placeholder.
    */
@@ -97,11 +105,12 @@ export async function filterPage<T = unknown>(options: FilterPageOptions<T>): Pr
   const read = quoteIdent(options.read ?? column);
   // The key as a JSON string, which starts with `"`: sql.js and PGlite drop a leading U+FEFF from a text
   // result (`pg` keeps it). The server's PostgreSQL store rewrites this statement's shape.
-  const select = pg ? `SELECT to_json(${key})::text AS k, ${read}::text AS d` : `SELECT json_quote(${key}) AS k, ${read} AS d`;
+  const selectKey = pg ? `SELECT to_json(${key})::text AS k` : `SELECT json_quote(${key}) AS k`;
+  const select = `${selectKey}, ${read}${pg ? "::text" : ""} AS d`;
   const keyOf = (row: Record<string, unknown>): string => String(JSON.parse(String(row.k)));
 
   const items: T[] = [];
-  const keys: string[] = [];
+  const itemKeys: string[] = [];
   let nextToken = "";
   let candidates = 0;
   let queries = 0;
@@ -109,28 +118,39 @@ export async function filterPage<T = unknown>(options: FilterPageOptions<T>): Pr
   // A first chunk of a page and one row: enough when most candidates match.
   const maxChunk = Math.max(1, options.maxChunkSize ?? MAX_CHUNK);
   let chunk = t.exact ? want : Math.min(Math.max(options.chunkSize ?? (perPage === 0 ? 1000 : perPage + 1), 1), maxChunk);
+  const rangeRows = options.rangeRows === undefined ? undefined : Math.max(1, Math.floor(options.rangeRows));
   for (;;) {
-    const params = [...t.params];
-    const place = () => (pg ? `$${params.length}` : "?");
-    let where = `(${t.where})`;
-    if (options.scope) {
+    /** The caller's scope and the keyset bound (and the range's end), their values appended to `params`. */
+    const keysWhere = (params: unknown[], end?: string): string => {
       const bind = (value: unknown) => {
         params.push(value);
-        return place();
+        return pg ? `$${params.length}` : "?";
       };
-      where += ` AND (${options.scope(bind)})`;
+      let out = "";
+      if (options.scope) out += ` AND (${options.scope(bind)})`;
+      if (bound) out += ` AND ${ordered} ${options.reverse ? (bound.inclusive ? "<=" : "<") : bound.inclusive ? ">=" : ">"} ${bind(bound.key)}`;
+      if (end !== undefined) out += ` AND ${ordered} ${options.reverse ? ">=" : "<="} ${bind(end)}`;
+      return out;
+    };
+    let end: string | undefined;
+    if (rangeRows !== undefined) {
+      // The key `rangeRows` rows on: read from the key's index alone, no condition of the filter's.
+      const edge: unknown[] = [];
+      const at = keysWhere(edge);
+      edge.push(rangeRows - 1);
+      const rows = await options.query(`${selectKey} FROM ${quoteIdent(options.table)} WHERE TRUE${at} ORDER BY ${ordered} ${dir} LIMIT 1 OFFSET ${pg ? `$${edge.length}` : "?"}`, edge);
+      queries++;
+      if (rows.length > 0) end = keyOf(rows[0]!);
     }
-    if (bound) {
-      params.push(bound.key);
-      const op = options.reverse ? (bound.inclusive ? "<=" : "<") : bound.inclusive ? ">=" : ">";
-      where += ` AND ${ordered} ${op} ${place()}`;
-    }
+    const params = [...t.params];
+    const keys = keysWhere(params, end);
+    const bind = (value: unknown) => {
+      params.push(value);
+      return pg ? `$${params.length}` : "?";
+    };
     let limit = "";
-    if (Number.isFinite(chunk)) {
-      params.push(chunk);
-      limit = ` LIMIT ${place()}`;
-    }
-    const rows = await options.query(`${select} FROM ${quoteIdent(options.table)} WHERE ${where} ORDER BY ${ordered} ${dir}${limit}`, params);
+    if (Number.isFinite(chunk)) limit = ` LIMIT ${bind(chunk)}`;
+    const rows = await options.query(`${select} FROM ${quoteIdent(options.table)} WHERE (${t.where})${keys} ORDER BY ${ordered} ${dir}${limit}`, params);
     queries++;
     candidates += rows.length;
     for (const row of rows) {
@@ -143,14 +163,17 @@ export async function filterPage<T = unknown>(options: FilterPageOptions<T>): Pr
       if (!options.filter.evaluate(doc)) continue;
       if (items.length + 1 === want) {
         nextToken = k;
-        return { items, keys, nextToken, candidates, queries, exact: t.exact };
+        return { items, keys: itemKeys, nextToken, candidates, queries, exact: t.exact };
       }
       items.push(doc);
-      keys.push(k);
+      itemKeys.push(k);
     }
-    if (!Number.isFinite(chunk) || rows.length < chunk || t.exact) break;
-    bound = { key: keyOf(rows[rows.length - 1]!), inclusive: false };
-    chunk = Math.min(chunk * 2, maxChunk);
+    const full = Number.isFinite(chunk) && rows.length === chunk;
+    if (full && !t.exact) bound = { key: keyOf(rows[rows.length - 1]!), inclusive: false };
+    // An exact chunk holds the page and one row; a short one ends the range, or the keys.
+    else if (end !== undefined && !(full && t.exact)) bound = { key: end, inclusive: false };
+    else break;
+    if (full) chunk = Math.min(chunk * 2, maxChunk);
   }
-  return { items, keys, nextToken, candidates, queries, exact: t.exact };
+  return { items, keys: itemKeys, nextToken, candidates, queries, exact: t.exact };
 }

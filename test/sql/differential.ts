@@ -12,7 +12,7 @@
  *   scan: the same items in the same order, the same next token, the same first error;
  * - an SQL error fails the case (the batch is re-run case by case to name it);
  * and a sample of cases runs through `filterPage` itself, following next tokens with small keyset
- * chunks, in both orders.
+ * chunks (half of them also in key ranges of a few rows), in both orders.
  */
 import { readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -270,6 +270,8 @@ async function paged(c: ConformanceCase, filter: Filter, engine: Engine, table: 
         reverse,
         chunkSize: 1 + Math.floor(random() * 4),
         scope: (bind) => `id >= ${bind(first)} AND id <= ${bind(last)}`,
+        // Half the pages in key ranges of a few rows (each statement passes over that many at most).
+        ...(random() < 0.5 ? { rangeRows: 1 + Math.floor(random() * 4) } : {}),
       });
       got = { keys: p.keys, next: p.nextToken };
     } catch (e) {

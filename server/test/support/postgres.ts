@@ -47,8 +47,11 @@ function runAs(user: { uid: number; gid: number } | undefined, command: string, 
   if (result.status !== 0) throw new Error(`${command} failed (${result.status}): ${result.stderr || result.stdout}`);
 }
 
-/** Starts a cluster (a few seconds). */
-export async function startPostgres(): Promise<PostgresCluster> {
+/**
+ * Starts a cluster (a few seconds). `sharedBuffers`: PostgreSQL's `shared_buffers` (default 128MB,
+ * PostgreSQL's own default; a bench over a large table sizes it to the data).
+ */
+export async function startPostgres(options: { sharedBuffers?: string } = {}): Promise<PostgresCluster> {
   const bin = postgresBin();
   if (bin === undefined) throw new Error("PostgreSQL server binaries not found under /usr/lib/postgresql/*/bin (apt-get install postgresql)");
   const root = process.getuid?.() === 0;
@@ -65,7 +68,7 @@ export async function startPostgres(): Promise<PostgresCluster> {
     "-c fsync=off",
     "-c full_page_writes=off",
     "-c max_connections=100",
-    "-c shared_buffers=32MB",
+    `-c shared_buffers=${options.sharedBuffers ?? "128MB"}`,
   ].join(" ");
   runAs(user, join(bin, "pg_ctl"), ["-D", data, "-o", settings, "-l", join(dir, "log"), "-w", "-t", "60", "start"]);
   let stopped = false;

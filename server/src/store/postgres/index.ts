@@ -1,8 +1,10 @@
 /**
  * The PostgreSQL store: jobs (with their summaries), deployments, namespaces and the index in one
  * database that several servers share. Lists are read in a read-only snapshot with the library's
- * pushdown, every statement under a statement timeout: a pushed-down statement that runs out of time
- * is read again without the pushdown, the compiled filter deciding each row on the request's budget.
+ * pushdown, every statement under a statement timeout: a page whose pushed-down statements run out of
+ * time is read again with the pushdown in key ranges (a bounded number of rows of the key order per
+ * statement), and one whose ranged statement does too without the pushdown, the compiled filter
+ * deciding each row on the request's budget.
  * A read whose client went away is cancelled. Connections are handed out by a bounded queue (503 when
  * it is full or the wait too long). A registration is one transaction that takes the next index (a
  * row lock orders writers across servers) and notifies every server (`LISTEN`/`NOTIFY` on one
@@ -25,7 +27,7 @@ import { isCanceled, writeFailure } from "./errors.js";
 import { ChangeFeed } from "./feed.js";
 import { ConnectionGate, gateLimits, type GateLimits } from "./gate.js";
 import { migrate, SchemaError } from "./migrate.js";
-import { readWalk, remembering, type ReadMode } from "./pages.js";
+import { PUSHDOWN_SQL, RANGE_ROWS, readWalk, remembering, type ReadMode } from "./pages.js";
 
 export { StoreBusy } from "./errors.js";
 
@@ -62,9 +64,12 @@ const TERMINAL = [...TERMINAL_DEPLOYMENT_STATUSES];
 const BATCH = 500;
 
 /**
- * `statement_timeout` of the statements that carry a filter's translation, in milliseconds. One that
- * reaches it is read again without the pushdown: it bounds what SQL may spend narrowing a page before
- * the in-process evaluation (itself bounded by the request's budget) takes over.
+ * `statement_timeout` of the statements that carry a filter's translation, in milliseconds (the first
+ * attempt's statements share it). A page that reaches it is read again with the same pushdown in key
+ * ranges (`RANGE_ROWS` rows of the key order a statement, each with a quarter of this timeout: a
+ * condition costing more than ~12 µs a row is not worth pushing down); one whose ranged statement
+ * still runs out of time, without the pushdown: it bounds what SQL may spend narrowing before the
+ * in-process evaluation (itself bounded by the request's budget) takes over.
  */
 export const PUSHDOWN_TIMEOUT_MS = 1_000;
 
@@ -80,6 +85,8 @@ export interface PostgresStoreOptions {
   poolSize?: number;
   /** `statement_timeout` of pushed-down statements (default `PUSHDOWN_TIMEOUT_MS`). */
   pushdownTimeoutMs?: number;
+  /** Rows of the key order a statement read again in key ranges passes over (default `RANGE_ROWS`). */
+  rangeRows?: number;
   /** `statement_timeout` of the other read statements (default `SCAN_TIMEOUT_MS`). */
   scanTimeoutMs?: number;
   /** The bounds of the connection queue (default `gateLimits(poolSize)`). */
@@ -103,6 +110,7 @@ export class PostgresStore implements SchedulerStore {
   private readonly exactCache = new WeakMap<object, boolean>();
   private readonly gate: ConnectionGate;
   private readonly pushdownTimeoutMs: number;
+  private readonly rangeRows: number;
   private readonly scanTimeoutMs: number;
   private readonly relistenMs: number;
   private readonly changeLogWrites: number;
@@ -119,6 +127,7 @@ export class PostgresStore implements SchedulerStore {
   ) {
     this.gate = new ConnectionGate({ ...gateLimits(options.poolSize ?? 10), ...options.gate });
     this.pushdownTimeoutMs = Math.max(1, Math.round(options.pushdownTimeoutMs ?? PUSHDOWN_TIMEOUT_MS));
+    this.rangeRows = Math.max(1, Math.round(options.rangeRows ?? RANGE_ROWS));
     this.scanTimeoutMs = Math.max(1, Math.round(options.scanTimeoutMs ?? SCAN_TIMEOUT_MS));
     this.relistenMs = options.relistenMs ?? 1000;
     this.changeLogWrites = Math.max(1, Math.floor(options.changeLogWrites ?? CHANGE_LOG_WRITES));
@@ -298,7 +307,7 @@ export class PostgresStore implements SchedulerStore {
     if (filter === undefined) return true;
     let exact = this.exactCache.get(filter);
     if (exact === undefined) {
-      exact = toSQL({ ast: filter.ast, schema: filter.schema }, { dialect: "postgres" }).exact;
+      exact = toSQL({ ast: filter.ast, schema: filter.schema }, { dialect: "postgres", ...PUSHDOWN_SQL }).exact;
       this.exactCache.set(filter, exact);
     }
     return exact;
@@ -347,11 +356,13 @@ export class PostgresStore implements SchedulerStore {
       const index = Number(row.idx ?? 1);
       // The pushed-down statements of the page share one timeout: before each one after the first,
       // the time its predecessors took is taken off (`SET LOCAL`, undone by going back to the savepoint).
+      // Read again in key ranges, each statement has a quarter of it to itself.
       let pushing = read.filter !== undefined;
+      let ranged = false;
       let left = timeout;
       const run = async (sql: string, params: unknown[]): Promise<Record<string, unknown>[]> => {
         if (signal?.aborted) throw new ClientGone();
-        if (!pushing) return (await client.query(sql, params)).rows as Record<string, unknown>[];
+        if (!pushing || ranged) return (await client.query(sql, params)).rows as Record<string, unknown>[];
         if (left < timeout) {
           if (left <= 0) throw new PushdownOutOfTime();
           await client.query(`SET LOCAL statement_timeout = ${left}`);
@@ -365,15 +376,27 @@ export class PostgresStore implements SchedulerStore {
       };
       const once = remembering(read);
       const readWith = (mode: ReadMode) => readWalk(run, once, mode, row.namespaces);
+      const exact = this.exact(read as ListRead<unknown>);
+      const outOfTime = (e: unknown): boolean => pushing && (e instanceof PushdownOutOfTime || isCanceled(e)) && signal?.aborted !== true;
       let page;
       try {
-        page = await readWith({ exact: this.exact(read as ListRead<unknown>), pushdown: true });
+        page = await readWith({ exact, pushdown: true });
       } catch (e) {
-        if (!pushing || !(e instanceof PushdownOutOfTime || isCanceled(e)) || signal?.aborted) throw e;
-        this.log("filter pushdown ran out of time, reading without it", { table, filter: read.filter?.expression.slice(0, 200), timeoutMs: timeout });
-        pushing = false;
-        await client.query("ROLLBACK TO SAVEPOINT pushdown");
-        page = await readWith({ exact: false, pushdown: false });
+        if (!outOfTime(e)) throw e;
+        // The planner walked the key order testing a condition no index serves (or misjudged one):
+        // the same pushdown again, each statement over at most `rangeRows` rows of the key order.
+        this.log("filter pushdown ran out of time, reading it in key ranges", { table, filter: read.filter?.expression.slice(0, 200), timeoutMs: timeout });
+        ranged = true;
+        await client.query(`ROLLBACK TO SAVEPOINT pushdown; SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeout / 4))}`);
+        try {
+          page = await readWith({ exact, pushdown: true, rangeRows: this.rangeRows });
+        } catch (e2) {
+          if (!outOfTime(e2)) throw e2;
+          this.log("filter pushdown ran out of time in a key range, reading without it", { table, filter: read.filter?.expression.slice(0, 200), timeoutMs: timeout });
+          pushing = false;
+          await client.query("ROLLBACK TO SAVEPOINT pushdown");
+          page = await readWith({ exact: false, pushdown: false });
+        }
       }
       await client.query(`SET LOCAL statement_timeout = ${this.scanTimeoutMs}; COMMIT`);
       // What this snapshot saw is committed: no later answer of this server shows an older index.
