@@ -2,10 +2,11 @@
  * What PostgreSQL does with `filterPage`'s statements, shape by shape (run by hand, not in tests):
  *
  *   npx tsx bench/sql-plans.ts --database postgres://…/db [--table jobs --key token --read body]
- *                              [--library /path/to/another/checkout]
+ *                              [--text-indexed Status,Type,Name,Namespace] [--library /path/to/another/checkout]
  *
  * For each filter below, one page of per_page=100 from the start through `filterPage` (the reference
- * server's statement shape: `ORDER BY key LIMIT …`, canonical numbers), every statement it runs also
+ * server's statement shape: `ORDER BY key LIMIT …`, canonical numbers, the fields its jobs have btree
+ * indexes on compared as text), every statement it runs also
  * run under `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON)`: the scans (index names), the rows they read and
  * the rows their filters removed, the shared buffers and the execution time, summed over the page's
  * statements, and the page checked against the compiled filter over every row of the table (the run
@@ -26,6 +27,7 @@ const { values } = parseArgs({
     key: { type: "string", default: "token" },
     read: { type: "string", default: "body" },
     library: { type: "string" },
+    "text-indexed": { type: "string", default: "Status,Type,Name,Namespace" },
   },
 });
 if (values.database === undefined) throw new Error("--database postgres://… is required");
@@ -96,7 +98,7 @@ async function page(lib: Library, client: pg.Client, expression: string): Promis
     key: values.key!,
     read: values.read!,
     perPage: 100,
-    sql: { canonicalNumbers: true },
+    sql: { canonicalNumbers: true, textIndexed: values["text-indexed"]!.split(",").filter(Boolean).map((f) => [f]) },
   });
   plan.keys = result.keys;
   plan.next = result.nextToken;

@@ -201,3 +201,32 @@ describe("the PostgreSQL store's seed", () => {
     }
   });
 });
+
+describe("the PostgreSQL store's indexes", () => {
+  it("has, for each endpoint's text-indexed field, a btree on its text then the list's key, a GIN jsonb_path_ops on each table, and pg_trgm indexes on names", async () => {
+    const { PostgresStore } = await import("../src/store/postgres/index.js");
+    const { snapshotFromData } = await import("../src/lists/load.js");
+    const { LIST_ENDPOINTS } = await import("../src/lists/endpoints.js");
+    const pg = (await import("pg")).default;
+    const url = await cluster().createDatabase("indexes");
+    const store = await PostgresStore.open(url, () => snapshotFromData(DATA), () => undefined, 2);
+    await store.close();
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ tablename: string; indexdef: string }>("SELECT tablename, indexdef FROM pg_indexes WHERE schemaname = 'public'");
+      const defs = (table: string) => rows.filter((r) => r.tablename === table).map((r) => r.indexdef);
+      for (const endpoint of LIST_ENDPOINTS) {
+        const key = endpoint.order.column;
+        for (const path of endpoint.textIndexed) {
+          const expression = `((doc #>> '{${path.join(",")}}'::text[])), ${key})`;
+          expect(defs(endpoint.table).some((d) => d.includes("USING btree") && d.endsWith(expression)), `${endpoint.table}: ${expression}`).toBe(true);
+        }
+        expect(defs(endpoint.table).some((d) => d.includes("USING gin (doc jsonb_path_ops)")), endpoint.table).toBe(true);
+      }
+      expect(defs("jobs").some((d) => d.includes("gin_trgm_ops") && d.includes("'{Name}'"))).toBe(true);
+    } finally {
+      await client.end();
+    }
+  });
+});

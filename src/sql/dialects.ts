@@ -8,7 +8,7 @@
  *   `json_extract`, elements come from `json_each`.
  */
 import { postgresRegex } from "./postgres-regex.js";
-import { and, atom, caseWhen, contains, typeTest, embed, FALSE, not, or, orAll, param, TRUE, type Cond, type Frag, type Json, type Placeholders } from "./sql.js";
+import { and, atom, caseWhen, contains, impliesType, typeTest, embed, FALSE, not, or, orAll, param, TRUE, type Cond, type Frag, type Json, type Placeholders } from "./sql.js";
 
 /** The JSON types as the data has them. */
 export type JsonKind = "string" | "number" | "boolean" | "null" | "array" | "object";
@@ -95,6 +95,12 @@ export interface Dialect {
 
 const TWO_53 = 2 ** 53;
 
+/** What PostgreSQL's translation may assume of the column and its indexes (`ToSqlOptions`). */
+export interface PostgresIndexes {
+  readonly canonicalNumbers?: boolean;
+  readonly textIndexed?: readonly (readonly string[])[];
+}
+
 /** Double quotes an identifier. */
 export function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
@@ -109,22 +115,36 @@ export function wellFormed(s: string): boolean {
  * builder numbers them), and `jsonb_exists` stands for the `?` operator, which a builder would read as
  * a placeholder (the same test; an index serves only the operator).
  */
-export function postgres(column: string, positional = false, canonicalNumbers = false): Dialect {
+export function postgres(column: string, positional = false, indexes: PostgresIndexes = {}): Dialect {
   const col = quoteIdent(column);
+  const canonicalNumbers = indexes.canonicalNumbers === true;
+  const textIndexed = new Set((indexes.textIndexed ?? []).map((keys) => JSON.stringify(keys)));
   const stepsOf = (ref: Ref): readonly PathStep[] => (ref.base === "column" ? ref.steps : (ref.steps ?? []));
+  /** The object keys from the column to the value (none that `#>` could take as an array index), or undefined. */
+  const keyPath = (ref: Ref): string[] | undefined => {
+    if (ref.base !== "column" || ref.steps.length === 0) return undefined;
+    const keys: string[] = [];
+    for (const s of ref.steps) {
+      if (!("key" in s) || /^\s*[+-]?\d/.test(s.key)) return undefined;
+      keys.push(s.key);
+    }
+    return keys;
+  };
+  /** The value's path is one with a btree index on its text (`textIndexed`). */
+  const onTextIndex = (ref: Ref): boolean => {
+    const keys = textIndexed.size > 0 ? keyPath(ref) : undefined;
+    return keys !== undefined && textIndexed.has(JSON.stringify(keys));
+  };
   /**
    * The value at `ref` is `value`, as one containment test (`col @> '{"a":{"b":value}}'`), when the
    * path is object keys from the column: a key that reads as an integer is left out (`#>` would
    * take it as an index into an array, containment never does).
    */
   const containing = (ref: Ref, value: Json): Cond | undefined => {
-    if (ref.base !== "column" || ref.steps.length === 0) return undefined;
+    const keys = keyPath(ref);
+    if (keys === undefined) return undefined;
     let doc: Json = value;
-    for (let i = ref.steps.length - 1; i >= 0; i--) {
-      const step = ref.steps[i]!;
-      if (!("key" in step) || /^\s*[+-]?\d/.test(step.key)) return undefined;
-      doc = { [step.key]: doc };
-    }
+    for (let i = keys.length - 1; i >= 0; i--) doc = { [keys[i]!]: doc };
     return contains(col, doc as { readonly [key: string]: Json });
   };
   /** Numbers by containment: with canonical texts (`canonicalNumbers`) equal doubles have equal texts. */
@@ -140,8 +160,8 @@ export function postgres(column: string, positional = false, canonicalNumbers = 
     if (kinds.length === 0) return FALSE;
     const list = kinds.map((k) => `'${k}'`).join(", ");
     const c = atom("COALESCE(jsonb_typeof(", ...x(ref), kinds.length === 1 ? `) = ${list}` : `) IN (${list})`, ", FALSE)");
-    const keys = ref.base === "column" ? ref.steps.map((s) => ("key" in s && !/^\s*[+-]?\d/.test(s.key) ? s.key : undefined)) : [];
-    return keys.length === 0 || keys.includes(undefined) ? c : typeTest(c, { col, keys: keys as string[], kinds });
+    const keys = keyPath(ref);
+    return keys === undefined ? c : typeTest(c, { col, keys, kinds });
   };
   const isString = (ref: Ref) => typeIs(ref, ["string"]);
   const textParam = (s: string) => param(s, "text");
@@ -162,7 +182,20 @@ export function postgres(column: string, positional = false, canonicalNumbers = 
     const c = containingNumber(ref, v);
     return c !== undefined ? { u: c, l: c } : floatIn(ref, [v]);
   };
-  const strEq = (ref: Ref, s: string): Cond => containing(ref, s) ?? and(atom(...text(ref), " = ", textParam(s)), isString(ref));
+  /**
+   * The text comparison, NULL-free; the type test only where another JSON value's text could equal
+   * `s` (a number, `true`, `false`, `null`, an array's or object's JSON): the planner cannot estimate
+   * it, and it would cloud its estimate of a comparison an expression index serves.
+   */
+  const textEq = (ref: Ref, ss: readonly string[]): Cond => {
+    const cmp = ss.length === 1 ? atom(...text(ref), " = ", textParam(ss[0]!)) : atom(...text(ref), " = ANY(", param([...ss], "text[]"), ")");
+    if (ss.some((s) => /^[-0-9tfn[{]/.test(s))) return and(cmp, isString(ref));
+    // NULL-free through a test the index's statistics estimate (its share of NULLs).
+    const present = atom(...text(ref), " IS NOT NULL");
+    const keys = keyPath(ref);
+    return and(keys === undefined ? cmp : impliesType(cmp, { col, keys, kinds: ["string"] }), present);
+  };
+  const strEq = (ref: Ref, s: string): Cond => (onTextIndex(ref) ? undefined : containing(ref, s)) ?? textEq(ref, [s]);
   /** Up to this many values, a membership test is one containment test per value (an index serves each). */
   const CONTAINED_IN = 16;
   return {
@@ -185,8 +218,8 @@ export function postgres(column: string, positional = false, canonicalNumbers = 
     // type test makes the conjunction NULL-free (a missing value fails it).
     strEq,
     strIn: (ref, ss) => {
-      if (ss.length === 1 || (ss.length <= CONTAINED_IN && containing(ref, "") !== undefined)) return orAll(ss.map((s) => strEq(ref, s)));
-      return and(atom(...text(ref), " = ANY(", param([...ss], "text[]"), ")"), isString(ref));
+      if (ss.length === 1 || (ss.length <= CONTAINED_IN && !onTextIndex(ref) && containing(ref, "") !== undefined)) return orAll(ss.map((s) => strEq(ref, s)));
+      return textEq(ref, ss);
     },
     strHas: (ref, s, where) => {
       if (s === "") return isString(ref);

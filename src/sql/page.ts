@@ -62,8 +62,8 @@ export interface FilterPageOptions<T> {
    * binds a value and returns its placeholder.
    */
   scope?: (p: (value: unknown) => string) => string;
-  /** Passed to `toSQL` (SQLite's function name, `unknownValue`, PostgreSQL's `canonicalNumbers`). */
-  sql?: Pick<ToSqlOptions, "sqliteFunction" | "unknownValue" | "canonicalNumbers">;
+  /** Passed to `toSQL` (SQLite's function name, `unknownValue`, PostgreSQL's `canonicalNumbers` and `textIndexed`). */
+  sql?: Pick<ToSqlOptions, "sqliteFunction" | "unknownValue" | "canonicalNumbers" | "textIndexed">;
   /**
    * Asked before each row is re-checked: when it returns a promise, the page waits for it first. A
    * server yields to its event loop this way between slices of a long re-check, and stops the page by

@@ -39,9 +39,10 @@ export type Cond = Measures &
     | { readonly k: "const"; readonly v: boolean }
     /**
      * `contains`: the atom is `col @> doc` (jsonb containment), merged with others in a conjunction;
-     * `typeOf`: the atom tests the JSON type of a value at a key path (a containment may imply it).
+     * `typeOf`: the atom tests the JSON type of a value at a key path; `implies`: where the atom holds,
+     * that value has one of these types (a type test it implies in a conjunction is left out).
      */
-    | { readonly k: "atom"; readonly f: Frag; readonly contains?: Containment; readonly typeOf?: TypeTest }
+    | { readonly k: "atom"; readonly f: Frag; readonly contains?: Containment; readonly typeOf?: TypeTest; readonly implies?: TypeTest }
     | { readonly k: "not"; readonly x: Cond }
     | { readonly k: "and" | "or"; readonly xs: readonly Cond[] }
     /** `CASE WHEN w THEN a ELSE b END`: evaluates `a` only where `w` holds (guards casts). */
@@ -137,9 +138,19 @@ export interface TypeTest {
   readonly kinds: readonly string[];
 }
 
-/** Marks a type test (the atom `c`) as one a containment of the same value implies. */
+/** Marks a type test (the atom `c`) as one a containment or a comparison of the same value may imply. */
 export function typeTest(c: Cond, test: TypeTest): Cond {
   return c.k === "atom" ? ({ ...c, typeOf: test } as Cond) : c;
+}
+
+/** Marks an atom as one that holds only where the value at `test.keys` has one of `test.kinds`. */
+export function impliesType(c: Cond, test: TypeTest): Cond {
+  return c.k === "atom" ? ({ ...c, implies: test } as Cond) : c;
+}
+
+/** What `by` says of a value's type settles the type test `t` (same value, types within t's). */
+function settles(by: TypeTest, t: TypeTest): boolean {
+  return by.col === t.col && by.keys.length === t.keys.length && by.keys.every((k, i) => k === t.keys[i]) && by.kinds.every((k) => t.kinds.includes(k));
 }
 
 /** The JSON type of a value as `jsonb_typeof` names it. */
@@ -200,17 +211,20 @@ function isObject(x: Json): x is { readonly [key: string]: Json } {
 
 /**
  * The parts of a conjunction with its containment tests on one column merged where they can be, and
- * the type tests they imply left out.
+ * the type tests that its containments and comparisons imply left out.
  */
-function mergeContainments(xs: Cond[]): Cond[] {
+function simplifyConjunction(xs: Cond[]): Cond[] {
   let tests = 0;
   let types = 0;
+  const implied: TypeTest[] = [];
   for (const x of xs) {
     if (x.k !== "atom") continue;
     if (x.contains !== undefined) tests++;
     else if (x.typeOf !== undefined) types++;
+    if (x.implies !== undefined) implied.push(x.implies);
   }
-  if (tests === 0 || tests + types < 2) return xs;
+  // Nothing to merge, and no type test to leave out.
+  if (tests < 2 && (types === 0 || (tests === 0 && implied.length === 0))) return xs;
   const merged: { col: string; doc: { readonly [key: string]: Json } }[] = [];
   const rest: Cond[] = [];
   for (const x of xs) {
@@ -231,7 +245,11 @@ function mergeContainments(xs: Cond[]): Cond[] {
     }
     if (!done) merged.push({ col, doc });
   }
-  const kept = rest.filter((x) => x.k !== "atom" || x.typeOf === undefined || !merged.some((m) => m.col === x.typeOf!.col && implies(m.doc, x.typeOf!)));
+  const kept = rest.filter((x) => {
+    if (x.k !== "atom" || x.typeOf === undefined) return true;
+    const t = x.typeOf;
+    return !merged.some((m) => m.col === t.col && implies(m.doc, t)) && !implied.some((by) => settles(by, t));
+  });
   // The index-served tests first: an engine that evaluates in order reads them first.
   return [...merged.map((m) => contains(m.col, m.doc)), ...kept];
 }
@@ -303,7 +321,7 @@ function junction(k: "and" | "or", parts: readonly Cond[]): Cond {
     else add(p);
   }
   if (k === "and") {
-    const m = mergeContainments(xs);
+    const m = simplifyConjunction(xs);
     if (m !== xs) {
       xs.length = 0;
       xs.push(...m);

@@ -56,6 +56,14 @@ export interface ToSqlOptions {
    * which containment would miss). Default false.
    */
   canonicalNumbers?: boolean;
+  /**
+   * PostgreSQL: key paths (`[["Status"], ["Meta", "team"]]`) with a btree index on the value's text,
+   * `column #>> '{Status}'`, usually followed by the list's key so that it reads in key order. A string
+   * equality on one is written as that text comparison (`(doc #>> $1::text[]) = $2`), which the index
+   * serves in key order, instead of containment, which a GIN index serves without order: a page of a
+   * filter that keeps 1 % of a million rows walks 1,300 index entries instead of 13,000 rows.
+   */
+  textIndexed?: readonly (readonly string[])[];
   /** PostgreSQL: bound values already in the statement; placeholders continue after them. Default 0. */
   paramOffset?: number;
   /**
@@ -104,7 +112,7 @@ export function dialectFor(options: ToSqlOptions): Dialect {
   if (column.includes("\u0000")) throw new TypeError("the JSON column's name cannot hold a NUL character");
   const style = options.placeholders ?? "numbered";
   if (style !== "numbered" && style !== "question" && style !== "template") throw new TypeError(`placeholders must be "numbered", "question" or "template", not ${JSON.stringify(style)}`);
-  if (options.dialect === "postgres") return postgres(column, style !== "numbered", options.canonicalNumbers === true);
+  if (options.dialect === "postgres") return postgres(column, style !== "numbered", options);
   if (options.dialect === "sqlite") {
     const fn = options.sqliteFunction ?? SQLITE_MATCHES_FUNCTION;
     if (fn !== false && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(fn)) throw new TypeError(`sqliteFunction must be a plain SQL name, not ${JSON.stringify(fn)}`);

@@ -66,6 +66,18 @@ describe("indexes serve the translation (PGlite)", () => {
     }
   });
 
+  it("compares a text-indexed field as text (the btree index serves it in key order), typed where another value's text could match", async () => {
+    const t = toSQL(compile('Status == "pending" and Priority == 100', { schema: schemas.job }), { dialect: "postgres", canonicalNumbers: true, textIndexed: [["Status"]] });
+    expect(t.where).toBe('(("doc" #>> $1::text[]) = $2::text) AND (("doc" #>> $1::text[]) IS NOT NULL) AND ("doc" @> $3::jsonb)');
+    await db.exec(`CREATE TABLE typed (id text PRIMARY KEY, doc jsonb NOT NULL); INSERT INTO typed VALUES ('n', '{"Status": 5}'), ('s', '{"Status": "5"}'), ('t', '{"Status": true}'), ('u', '{"Status": "true"}'), ('m', '{}')`);
+    for (const [expression, expected] of [['Status == "5"', ["s"]], ['Status == "true"', ["u"]], ['Status != "5"', ["m", "n", "t", "u"]]] as const) {
+      const filter = compile(expression, { schema: schemas.job });
+      const where = toSQL(filter, { dialect: "postgres", textIndexed: [["Status"]] });
+      const got = (await db.query<{ id: string }>(`SELECT id FROM typed WHERE ${where.where} ORDER BY id`, where.params)).rows.map((r) => r.id);
+      expect(got, expression).toEqual(expected);
+    }
+  });
+
   it("compares numbers by containment only with canonicalNumbers: a number written otherwise is kept", async () => {
     await db.exec(`CREATE TABLE odd (id text PRIMARY KEY, doc jsonb NOT NULL); INSERT INTO odd VALUES ('a', '{"Priority": 50.0000000000000001}')`);
     const filter = compile("Priority == 50", { schema: schemas.job });

@@ -8,15 +8,15 @@
 import fc from "fast-check";
 import { interpret, parse, parseJson, print, schemas, type Expr, type MatchExpr } from "../../src/index.js";
 import { ANY } from "../../src/semantics/schema.js";
-import { toSQLPredicates } from "../../src/sql/translate.js";
+import { toSQLPredicates, type ToSqlOptions } from "../../src/sql/translate.js";
 import { exprArb, JOB_NAMES, jobArb, jsonArb, literalArb, NAMES, selectorArb } from "../support/arbitraries.js";
 import { stringify, type Engine } from "./engines.js";
 
 /** One row, its three predicates in SQL, and the in-process answer: a violation message or undefined. */
-export async function checkRow(engine: Engine, ast: Expr, datum: unknown, typed: boolean, canonicalNumbers = false): Promise<string | undefined> {
+export async function checkRow(engine: Engine, ast: Expr, datum: unknown, typed: boolean, indexes: Pick<ToSqlOptions, "canonicalNumbers" | "textIndexed"> = {}): Promise<string | undefined> {
   const schema = typed ? schemas.job : undefined;
   // The rows are written with stringifyJson: their numbers are canonical.
-  const p = toSQLPredicates({ ast, schema }, { dialect: engine.dialect, canonicalNumbers });
+  const p = toSQLPredicates({ ast, schema }, { dialect: engine.dialect, ...indexes });
   const params = [...p.params, stringify(datum)];
   const doc = engine.dialect === "postgres" ? `$${params.length}::jsonb` : "?";
   const text = engine.dialect === "postgres" ? "doc::text" : "doc";
@@ -47,7 +47,7 @@ export async function checkRow(engine: Engine, ast: Expr, datum: unknown, typed:
  * often: the shapes jsonb containment decides (`doc @> …`, merged per conjunction).
  */
 const CONTAINED_FIELDS: Record<string, readonly unknown[]> = {
-  Status: ["running", "dead", "", 5, true, null, ["running"], { running: true }],
+  Status: ["running", "dead", "", "5", "true", 5, true, null, ["running"], { running: true }],
   Type: ["service", "batch", "", "Service"],
   Priority: [0, 50, 100, 1000, 50.5, -1, 1e21, "50", true, null],
   Stop: [true, false, "true", 1, null],
@@ -60,7 +60,7 @@ const containedJobArb = fc
   .map((picks) => Object.fromEntries(Object.entries(CONTAINED_FIELDS).flatMap(([k, vs], i) => (picks[i]! < vs.length ? [[k, vs[picks[i]!]]] : []))));
 
 const containedLeafArb: fc.Arbitrary<string> = fc.oneof(
-  { weight: 2, arbitrary: fc.tuple(fc.constantFrom("Status", "Type"), fc.constantFrom("==", "!="), fc.constantFrom("running", "dead", "service", "", "Service")).map(([f, op, v]) => `${f} ${op} "${v}"`) },
+  { weight: 2, arbitrary: fc.tuple(fc.constantFrom("Status", "Type"), fc.constantFrom("==", "!="), fc.constantFrom("running", "dead", "service", "", "Service", "5", "true")).map(([f, op, v]) => `${f} ${op} "${v}"`) },
   { weight: 1, arbitrary: fc.tuple(fc.constantFrom("==", "!="), fc.constantFrom("0", "50", "100", "1000", "50.5", "-1", `"1e21"`, `"1e3"`, `"0x32"`, `"50.0000000000000001"`)).map(([op, v]) => `Priority ${op} ${v}`) },
   { weight: 1, arbitrary: fc.tuple(fc.constantFrom("==", "!="), fc.constantFrom("true", "false", "1", "T")).map(([op, v]) => `Stop ${op} ${v}`) },
   { weight: 3, arbitrary: fc.tuple(fc.constantFrom("dc1", "dc2", ""), fc.constantFrom("in", "in", "not in")).map(([v, op]) => `"${v}" ${op} Datacenters`) },
@@ -78,14 +78,15 @@ const { containedExpr } = fc.letrec<{ containedExpr: string }>((tie) => ({
 
 /**
  * The laws (and exactness) for the shapes containment decides, with and without canonical numbers,
- * over typed jobs whose fields often equal the literals, mistyped ones included.
+ * with and without text-indexed fields (their equalities compared as text), over typed jobs whose
+ * fields often equal the literals, mistyped ones included.
  */
 export async function containmentProperty(engine: Engine, numRuns: number): Promise<void> {
   await fc.assert(
     // Conjunctions at the top, where the tests merge: of any shape, or of a few plain tests.
-    fc.asyncProperty(fc.oneof(fc.array(containedExpr, { minLength: 2, maxLength: 3 }), fc.array(containedLeafArb, { minLength: 2, maxLength: 3 })).map((xs) => xs.join(" and ")), containedJobArb, fc.boolean(), async (source, datum, canonical) => {
-      const why = await checkRow(engine, parse(source), datum, true, canonical);
-      if (why !== undefined) throw new Error(`${source} on ${stringify(datum)} (canonicalNumbers ${canonical}): ${why}`);
+    fc.asyncProperty(fc.oneof(fc.array(containedExpr, { minLength: 2, maxLength: 3 }), fc.array(containedLeafArb, { minLength: 2, maxLength: 3 })).map((xs) => xs.join(" and ")), containedJobArb, fc.boolean(), fc.constantFrom([], [["Status"]], [["Status"], ["Type"]]), async (source, datum, canonicalNumbers, textIndexed) => {
+      const why = await checkRow(engine, parse(source), datum, true, { canonicalNumbers, textIndexed });
+      if (why !== undefined) throw new Error(`${source} on ${stringify(datum)} (canonicalNumbers ${canonicalNumbers}, textIndexed ${JSON.stringify(textIndexed)}): ${why}`);
     }),
     { numRuns, seed: 40 },
   );

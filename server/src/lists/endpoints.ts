@@ -34,6 +34,12 @@ export interface ListEndpoint<T> {
    * keeps a column of each (4 bytes an item), and filters on them are decided per distinct value.
    */
   readonly columns: readonly (readonly string[])[];
+  /**
+   * String fields whose equality pages are common (`Status == "pending"`): the PostgreSQL store keeps
+   * a btree index on each one's text followed by the list's key (migrations 1 and 3), so that such a
+   * page reads the index in list order; the store's translation compares them as text (`textIndexed`).
+   */
+  readonly textIndexed: readonly (readonly string[])[];
 }
 
 /** Keys that start with `start`: from it up to the first string past all of them. */
@@ -54,6 +60,7 @@ export const jobsEndpoint: ListEndpoint<JobListEntry> = {
     keys: (prefix, namespace) => startingWith(`${namespace ?? ""}.${prefix}`),
   },
   columns: [["Namespace"], ["Status"], ["Type"], ["Priority"], ["Datacenters"], ["Stop"], ["ParentID"], ["Periodic"], ["ParameterizedJob"]],
+  textIndexed: [["Status"], ["Type"], ["Name"], ["Namespace"]],
 };
 
 /** The UUID index's rules for a partial ID: hex digits in pairs, at most 36 characters and 4 hyphens. */
@@ -81,6 +88,7 @@ export const deploymentsEndpoint: ListEndpoint<Deployment> = {
     keys: (prefix) => startingWith(prefix.toLowerCase()),
   },
   columns: [["Namespace"], ["Status"], ["IsMultiregion"], ["JobVersion"]],
+  textIndexed: [["Status"], ["JobID"]],
 };
 
 /** Every list endpoint. */

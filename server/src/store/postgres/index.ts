@@ -27,7 +27,7 @@ import { isCanceled, writeFailure } from "./errors.js";
 import { ChangeFeed } from "./feed.js";
 import { ConnectionGate, gateLimits, type GateLimits } from "./gate.js";
 import { migrate, SchemaError } from "./migrate.js";
-import { PUSHDOWN_SQL, RANGE_ROWS, readWalk, remembering, type ReadMode } from "./pages.js";
+import { pushdownSql, RANGE_ROWS, readWalk, remembering, type ReadMode } from "./pages.js";
 
 export { StoreBusy } from "./errors.js";
 
@@ -307,7 +307,7 @@ export class PostgresStore implements SchedulerStore {
     if (filter === undefined) return true;
     let exact = this.exactCache.get(filter);
     if (exact === undefined) {
-      exact = toSQL({ ast: filter.ast, schema: filter.schema }, { dialect: "postgres", ...PUSHDOWN_SQL }).exact;
+      exact = toSQL({ ast: filter.ast, schema: filter.schema }, { dialect: "postgres", ...pushdownSql(read.endpoint) }).exact;
       this.exactCache.set(filter, exact);
     }
     return exact;

@@ -6,15 +6,19 @@
  * each. Everything here runs inside one read-only snapshot.
  */
 import { filterPage, type PageFilter, type QueryFunction } from "filter-expr";
+import type { ListEndpoint } from "../../lists/endpoints.js";
 import { planWalk, type Page, type Walk } from "../../lists/paginate.js";
 import type { ListRead } from "../types.js";
 import { holdable, seekBound, beforeBound, type Bound } from "./text-bounds.js";
 
 /**
- * How the store's filters are translated: every document is written with `JSON.stringify` (its
- * numbers canonical), so number equality is jsonb containment too, which the GIN index serves.
+ * How the store translates an endpoint's filters: every document is written with `JSON.stringify`
+ * (its numbers canonical), so number equality is jsonb containment too, which the GIN index serves;
+ * the endpoint's text-indexed fields compare as text, which their btree indexes serve in list order.
  */
-export const PUSHDOWN_SQL = { canonicalNumbers: true } as const;
+export function pushdownSql(endpoint: ListEndpoint<unknown>): { canonicalNumbers: true; textIndexed: readonly (readonly string[])[] } {
+  return { canonicalNumbers: true, textIndexed: endpoint.textIndexed };
+}
 
 /** A scan of one table in key order. */
 interface Scan {
@@ -37,6 +41,8 @@ interface Scan {
 /** The filter as the scan runs it: the request's budgeted check, then the ACL check. */
 interface ScanFilter {
   filter: PageFilter<unknown>;
+  /** How its translation is written (`pushdownSql`). */
+  sql: ReturnType<typeof pushdownSql>;
   exact: boolean;
   /** Whether its translation narrows the rows in SQL; false: every row of the scan is read and evaluated. */
   pushdown: boolean;
@@ -160,7 +166,7 @@ async function collect(run: Run, scan: Scan, f: ScanFilter | undefined, n: numbe
       // The candidates' re-check runs in slices, in the read's turns of the loop, a chunk of rows at a time.
       pause: () => (scan.pause() ? scan.turn() : undefined),
       maxChunkSize: MAX_CHUNK,
-      sql: PUSHDOWN_SQL,
+      sql: f.sql,
       ...(f.rangeRows === undefined ? {} : { rangeRows: f.rangeRows }),
     };
     const scope = scopeOf(scan);
@@ -186,7 +192,7 @@ async function first(run: Run, scan: Scan, f: ScanFilter | undefined): Promise<{
     },
   };
   try {
-    await collect(run, scan, { filter: stop, exact: false, pushdown: f.pushdown, rangeRows: f.rangeRows }, 0);
+    await collect(run, scan, { ...f, filter: stop, exact: false }, 0);
     return undefined;
   } catch (e) {
     if (e instanceof FirstMatch) return { item: e.item, key: scan.keyOf(e.item) };
@@ -220,6 +226,7 @@ function scanFilter<T>(read: ListRead<T>, mode: ReadMode): ScanFilter | undefine
     exact: mode.exact && mode.pushdown,
     pushdown: mode.pushdown,
     rangeRows: mode.pushdown ? mode.rangeRows : undefined,
+    sql: pushdownSql(read.endpoint as ListEndpoint<unknown>),
     filter: { ast: filter.ast, schema: filter.schema, evaluate: (item) => check(item as T) },
   };
 }
