@@ -214,11 +214,11 @@ export function postgres(column: string, positional = false, indexes: PostgresIn
       n >= 2 ** 31 - 1
         ? FALSE
         : caseWhen(typeIs(ref, ["array"]), atom("jsonb_array_length(", ...x(ref), ") > ", param(String(n), "int")), FALSE),
-    // The comparison comes first so that an expression index on `col #>> '{...}'` can serve it; the
-    // type test makes the conjunction NULL-free (a missing value fails it).
+    // Along object keys containment (a GIN index), on a text-indexed path the text comparison (its
+    // btree, in key order), elsewhere the comparison guarded by the type test.
     strEq,
     strIn: (ref, ss) => {
-      if (ss.length === 1 || (ss.length <= CONTAINED_IN && !onTextIndex(ref) && containing(ref, "") !== undefined)) return orAll(ss.map((s) => strEq(ref, s)));
+      if (ss.length === 1 || (ss.length <= CONTAINED_IN && !onTextIndex(ref) && keyPath(ref) !== undefined)) return orAll(ss.map((s) => strEq(ref, s)));
       return textEq(ref, ss);
     },
     strHas: (ref, s, where) => {

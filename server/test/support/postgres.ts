@@ -48,10 +48,11 @@ function runAs(user: { uid: number; gid: number } | undefined, command: string, 
 }
 
 /**
- * Starts a cluster (a few seconds). `sharedBuffers`: PostgreSQL's `shared_buffers` (default 128MB,
- * PostgreSQL's own default; a bench over a large table sizes it to the data).
+ * Starts a cluster (a few seconds). `settings`: more server settings (`-c name=value`) on top of the
+ * defaults below (PostgreSQL's own `shared_buffers`, 128MB): a bench over a large table sizes its
+ * memory to the data and sets the costs of storage that is memory or SSD.
  */
-export async function startPostgres(options: { sharedBuffers?: string } = {}): Promise<PostgresCluster> {
+export async function startPostgres(options: { settings?: Readonly<Record<string, string>> } = {}): Promise<PostgresCluster> {
   const bin = postgresBin();
   if (bin === undefined) throw new Error("PostgreSQL server binaries not found under /usr/lib/postgresql/*/bin (apt-get install postgresql)");
   const root = process.getuid?.() === 0;
@@ -68,7 +69,7 @@ export async function startPostgres(options: { sharedBuffers?: string } = {}): P
     "-c fsync=off",
     "-c full_page_writes=off",
     "-c max_connections=100",
-    `-c shared_buffers=${options.sharedBuffers ?? "128MB"}`,
+    ...Object.entries(options.settings ?? {}).map(([name, value]) => `-c ${name}=${value}`),
   ].join(" ");
   runAs(user, join(bin, "pg_ctl"), ["-D", data, "-o", settings, "-l", join(dir, "log"), "-w", "-t", "60", "start"]);
   let stopped = false;
