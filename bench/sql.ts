@@ -23,15 +23,12 @@
  *   - read everything: every row read and filtered, then the page cut (a naive server).
  * Each query is checked first: the three give the same page.
  *
- * The driver is `pg` (a devDependency). PostgreSQL's binaries: PG_BIN (default: the directory of `initdb` on PATH, else
- * /usr/lib/postgresql/15/bin). As root, the server runs as the `postgres` user.
+ * The driver is `pg` (a devDependency); the cluster is test/support/postgres-cluster.ts's (PG_BIN, else
+ * the directory of `initdb` on PATH, else the newest /usr/lib/postgresql/<version>/bin; as root, the
+ * server runs as the `postgres` user).
  */
-import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir, userInfo } from "node:os";
-import { join } from "node:path";
 import pg from "pg";
+import { startCluster } from "../test/support/postgres-cluster.js";
 import { compile, filterPage, parse, parseJson, schemas, toSQL, type Filter, type Schema, type SqlDialect } from "../src/index.js";
 import { ANY } from "../src/semantics/schema.js";
 import { dialectFor, translateExpr } from "../src/sql/translate.js";
@@ -51,55 +48,6 @@ const SELECTIVE = [
   { id: "S1", label: "1 % (ParentID, 5 values)", expression: 'ParentID == "parent-3" or ParentID == "parent-4" or ParentID == "parent-5" or ParentID == "parent-6" or ParentID == "parent-7"' },
   { id: "S2", label: "1.6 % (3 fields)", expression: 'Status == "dead" and Type == "batch" and Namespace == "prod"' },
 ];
-
-function pgBin(): string {
-  if (process.env.PG_BIN) return process.env.PG_BIN;
-  const found = spawnSync("sh", ["-c", "command -v initdb"], { encoding: "utf8" }).stdout.trim();
-  return found ? join(found, "..") : "/usr/lib/postgresql/15/bin";
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/** A throw-away cluster: data directory, port, and how to stop it. */
-async function startCluster(): Promise<{ port: number; stop: () => void }> {
-  const bin = pgBin();
-  const dir = mkdtempSync(join(tmpdir(), "filter-expr-pg-"));
-  const data = join(dir, "data");
-  const asRoot = userInfo().uid === 0;
-  const run = (cmd: string, argv: string[]) => {
-    const full = join(bin, cmd);
-    if (asRoot) execFileSync("runuser", ["-u", "postgres", "--", full, ...argv], { stdio: "pipe" });
-    else execFileSync(full, argv, { stdio: "pipe" });
-  };
-  if (asRoot) {
-    const pg = execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim();
-    chownSync(dir, Number(pg), Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim()));
-    chmodSync(dir, 0o700);
-  }
-  run("initdb", ["-D", data, "-U", "bench", "--auth=trust", "--locale=C", "-E", "UTF8"]);
-  const port = await freePort();
-  const options = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories='${dir}' -c shared_buffers=512MB -c work_mem=64MB -c maintenance_work_mem=512MB -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_wal_size=4GB`;
-  run("pg_ctl", ["-D", data, "-o", options, "-l", join(dir, "log"), "-w", "start"]);
-  return {
-    port,
-    stop: () => {
-      try {
-        run("pg_ctl", ["-D", data, "-m", "fast", "-w", "stop"]);
-      } finally {
-        if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
-      }
-    },
-  };
-}
 
 async function load(client: PgClient, n: number): Promise<number> {
   const t0 = performance.now();
@@ -193,7 +141,7 @@ async function time(reps: number, f: () => Promise<unknown>): Promise<number> {
 
 async function main(): Promise<void> {
   const { Client } = pg;
-  const cluster = await startCluster();
+  const cluster = await startCluster({ shared_buffers: "512MB", work_mem: "64MB", maintenance_work_mem: "512MB", max_wal_size: "4GB" });
   const client = new Client({ host: "127.0.0.1", port: cluster.port, user: "bench", database: "postgres" });
   const lines: string[] = [];
   try {

@@ -66,3 +66,33 @@ export const stringify = stringifyJson;
 export function storable(dialect: SqlDialect, json: string): boolean {
   return dialect === "sqlite" || !/\\u0000|\\ud[89a-f]/i.test(json);
 }
+
+/** PostgreSQL itself (Debian's binaries) on a loopback port, one connection, behind the same interface. */
+export async function openPostgres(): Promise<Engine> {
+  const { startCluster } = await import("../support/postgres-cluster.js");
+  const pg = (await import("pg")).default;
+  const cluster = await startCluster();
+  const client = new pg.Client({ host: "127.0.0.1", port: cluster.port, user: "bench", database: "postgres" });
+  try {
+    await client.connect();
+  } catch (e) {
+    cluster.stop();
+    throw e;
+  }
+  const query: QueryFunction = async (sql, params) => (await client.query<Record<string, unknown>>(sql, params)).rows;
+  return {
+    dialect: "postgres",
+    query,
+    async load(table, rows) {
+      await client.query(`DROP TABLE IF EXISTS ${table}; CREATE TABLE ${table} (id text PRIMARY KEY, doc jsonb NOT NULL)`);
+      for (let i = 0; i < rows.length; i += 500) {
+        const part = rows.slice(i, i + 500);
+        await client.query(`INSERT INTO ${table} VALUES ${part.map((_, j) => `($${2 * j + 1}, $${2 * j + 2}::jsonb)`).join(", ")}`, part.flat());
+      }
+    },
+    async close() {
+      await client.end().catch(() => undefined);
+      cluster.stop();
+    },
+  };
+}

@@ -194,6 +194,8 @@ export class PostgresStore implements SchedulerStore {
         [raft, jobsIndex, deploymentsIndex],
       );
       await client.query("COMMIT");
+      // The planner's statistics of the seed, before the first list (autovacuum would take a while).
+      await client.query("ANALYZE jobs; ANALYZE deployments");
       this.log("new database seeded", { jobs: snapshot.jobs.length, deployments: snapshot.deployments.length });
     } catch (e) {
       await client.query("ROLLBACK").catch(() => undefined);
@@ -383,19 +385,32 @@ export class PostgresStore implements SchedulerStore {
         page = await readWith({ exact, pushdown: true });
       } catch (e) {
         if (!outOfTime(e)) throw e;
-        // The planner walked the key order testing a condition no index serves (or misjudged one):
-        // the same pushdown again, each statement over at most `rangeRows` rows of the key order.
-        this.log("filter pushdown ran out of time, reading it in key ranges", { table, filter: read.filter?.expression.slice(0, 200), timeoutMs: timeout });
-        ranged = true;
-        await client.query(`ROLLBACK TO SAVEPOINT pushdown; SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeout / 4))}`);
-        try {
-          page = await readWith({ exact, pushdown: true, rangeRows: this.rangeRows });
-        } catch (e2) {
-          if (!outOfTime(e2)) throw e2;
-          this.log("filter pushdown ran out of time in a key range, reading without it", { table, filter: read.filter?.expression.slice(0, 200), timeoutMs: timeout });
+        const filter = read.filter?.expression.slice(0, 200);
+        const withoutPushdown = async () => {
           pushing = false;
           await client.query("ROLLBACK TO SAVEPOINT pushdown");
-          page = await readWith({ exact: false, pushdown: false });
+          return readWith({ exact: false, pushdown: false });
+        };
+        // The planner walked the key order testing a condition no index serves (or misjudged one):
+        // the same pushdown again, each statement over at most `rangeRows` rows of the key order,
+        // where the table has more rows than a range (as the planner counts them); otherwise a range
+        // is the whole table, and the condition costs more than the pushdown's time.
+        await client.query("ROLLBACK TO SAVEPOINT pushdown");
+        const { rows } = await client.query<{ n: number }>("SELECT reltuples::float8 AS n FROM pg_class WHERE oid = $1::regclass", [table]);
+        if (!(Number(rows[0]?.n) > this.rangeRows)) {
+          this.log("filter pushdown ran out of time, reading without it", { table, filter, timeoutMs: timeout });
+          page = await withoutPushdown();
+        } else {
+          this.log("filter pushdown ran out of time, reading it in key ranges", { table, filter, timeoutMs: timeout });
+          ranged = true;
+          await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeout / 4))}`);
+          try {
+            page = await readWith({ exact, pushdown: true, rangeRows: this.rangeRows });
+          } catch (e2) {
+            if (!outOfTime(e2)) throw e2;
+            this.log("filter pushdown ran out of time in a key range, reading without it", { table, filter, timeoutMs: timeout });
+            page = await withoutPushdown();
+          }
         }
       }
       await client.query(`SET LOCAL statement_timeout = ${this.scanTimeoutMs}; COMMIT`);
