@@ -14,19 +14,23 @@ export interface Engine {
   close(): Promise<void>;
 }
 
+/** A PostgreSQL table of `rows` (JSON texts by key) as `jsonb`, 500 rows a statement. */
+async function loadJsonb(query: QueryFunction, table: string, rows: readonly (readonly [string, string])[]): Promise<void> {
+  await query(`DROP TABLE IF EXISTS ${table}`, []);
+  await query(`CREATE TABLE ${table} (id text PRIMARY KEY, doc jsonb NOT NULL)`, []);
+  for (let i = 0; i < rows.length; i += 500) {
+    const part = rows.slice(i, i + 500);
+    await query(`INSERT INTO ${table} VALUES ${part.map((_, j) => `($${2 * j + 1}, $${2 * j + 2}::jsonb)`).join(", ")}`, part.flat());
+  }
+}
+
 export async function openPglite(): Promise<Engine> {
   const db = new PGlite();
   const query: QueryFunction = async (sql, params) => (await db.query<Record<string, unknown>>(sql, params)).rows;
   return {
     dialect: "postgres",
     query,
-    async load(table, rows) {
-      await db.exec(`DROP TABLE IF EXISTS ${table}; CREATE TABLE ${table} (id text PRIMARY KEY, doc jsonb NOT NULL)`);
-      for (let i = 0; i < rows.length; i += 500) {
-        const part = rows.slice(i, i + 500);
-        await db.query(`INSERT INTO ${table} VALUES ${part.map((_, j) => `($${2 * j + 1}, $${2 * j + 2}::jsonb)`).join(", ")}`, part.flat());
-      }
-    },
+    load: (table, rows) => loadJsonb(query, table, rows),
     close: () => db.close(),
   };
 }
@@ -83,13 +87,7 @@ export async function openPostgres(): Promise<Engine> {
   return {
     dialect: "postgres",
     query,
-    async load(table, rows) {
-      await client.query(`DROP TABLE IF EXISTS ${table}; CREATE TABLE ${table} (id text PRIMARY KEY, doc jsonb NOT NULL)`);
-      for (let i = 0; i < rows.length; i += 500) {
-        const part = rows.slice(i, i + 500);
-        await client.query(`INSERT INTO ${table} VALUES ${part.map((_, j) => `($${2 * j + 1}, $${2 * j + 2}::jsonb)`).join(", ")}`, part.flat());
-      }
-    },
+    load: (table, rows) => loadJsonb(query, table, rows),
     async close() {
       await client.end().catch(() => undefined);
       cluster.stop();

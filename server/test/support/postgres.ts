@@ -4,11 +4,12 @@
  * tests run as root in CI) the cluster runs as the `postgres` system user, since initdb refuses root.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { chownSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { pgBin } from "../../../test/support/postgres-cluster.js";
 import type { AnswerCache } from "../../src/scheduler/answers.js";
 
 export interface PostgresCluster {
@@ -20,15 +21,8 @@ export interface PostgresCluster {
   stop(): Promise<void>;
 }
 
-/** The newest installed server binaries (/usr/lib/postgresql/<version>/bin), or undefined. */
-export function postgresBin(): string | undefined {
-  const root = "/usr/lib/postgresql";
-  if (!existsSync(root)) return undefined;
-  const versions = readdirSync(root)
-    .filter((v) => existsSync(join(root, v, "bin", "initdb")))
-    .sort((a, b) => Number(b) - Number(a));
-  return versions.length === 0 ? undefined : join(root, versions[0]!, "bin");
-}
+/** The installed server binaries (the library's test support finds them), or undefined. */
+export { pgBin as postgresBin } from "../../../test/support/postgres-cluster.js";
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -53,7 +47,7 @@ function runAs(user: { uid: number; gid: number } | undefined, command: string, 
  * memory to the data and sets the costs of storage that is memory or SSD.
  */
 export async function startPostgres(options: { settings?: Readonly<Record<string, string>> } = {}): Promise<PostgresCluster> {
-  const bin = postgresBin();
+  const bin = pgBin();
   if (bin === undefined) throw new Error("PostgreSQL server binaries not found under /usr/lib/postgresql/*/bin (apt-get install postgresql)");
   const root = process.getuid?.() === 0;
   const user = root ? { uid: Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" })), gid: Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" })) } : undefined;
