@@ -82,11 +82,10 @@ export function anyOf(parts: readonly Batch[]): Batch {
 }
 
 /**
- * The items of `items` that `batch` keeps, in order; `run` is the per-item predicate, which decides
- * the error when a chunk raises one (see the module comment).
+ * The positions of the items of `items` that `batch` keeps, in order, each given to `take`; `run` is
+ * the per-item predicate, which decides the error when a chunk raises one (see the module comment).
  */
-export function filterInChunks<T>(items: readonly T[], batch: Batch, run: (datum: unknown) => boolean): T[] {
-  const out: T[] = [];
+export function selectInChunks(items: ArrayLike<unknown>, batch: Batch, run: (datum: unknown) => boolean, take: (position: number) => void): void {
   const sel = new Int32Array(CHUNK);
   for (let start = 0; start < items.length; start += CHUNK) {
     const n = Math.min(CHUNK, items.length - start);
@@ -98,7 +97,20 @@ export function filterInChunks<T>(items: readonly T[], batch: Batch, run: (datum
       k = 0;
       for (let i = 0; i < n; i++) if (run(items[start + i])) sel[k++] = start + i;
     }
-    for (let i = 0; i < k; i++) out.push(items[sel[i]!]!);
+    for (let i = 0; i < k; i++) take(sel[i]!);
   }
+}
+
+/** The items of `items` that `batch` keeps, in order (`selectInChunks`). */
+export function filterInChunks<T>(items: readonly T[], batch: Batch, run: (datum: unknown) => boolean): T[] {
+  const out: T[] = [];
+  selectInChunks(items, batch, run, (i) => void out.push(items[i]!));
   return out;
+}
+
+/** How many items of `items` `batch` keeps (`selectInChunks`), with no array of them built. */
+export function countInChunks(items: ArrayLike<unknown>, batch: Batch, run: (datum: unknown) => boolean): number {
+  let n = 0;
+  selectInChunks(items, batch, run, () => void n++);
+  return n;
 }

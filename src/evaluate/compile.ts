@@ -36,7 +36,7 @@ import { MISSING, concrete, elementType, isObject, kindOf, staticPath, step, typ
 import { charge, iterationSteps, levelMatches, meteredPattern, type EvaluationBudget } from "./budget.js";
 import { boundNames } from "../syntax/reads.js";
 import { bothPlaceholderError, hiddenPlaceholderError, placeholderClash, selectorKeys, selectorPrefix, walkReporter, type EvaluationRules } from "./common.js";
-import { allOf, anyOf, filterInChunks, perItem, type Batch } from "./batch.js";
+import { allOf, anyOf, countInChunks, filterInChunks, perItem, type Batch } from "./batch.js";
 import { fastMatch, fastMembership } from "./fast.js";
 import { nextClones, type Clones } from "./clones.js";
 import { interpret } from "./interpret.js";
@@ -136,6 +136,8 @@ export interface CompiledProgram {
   readonly run: (datum: unknown, budget?: EvaluationBudget) => boolean;
   /** The items `run` accepts, in order, evaluated in chunks (`batch.ts`); the first error (in item order) throws. */
   readonly filter: <T>(items: readonly T[]) => T[];
+  /** How many items `run` accepts, as `filter(items).length` (errors alike), with no array built. */
+  readonly count: (items: ArrayLike<unknown>) => number;
   readonly plan: PlanNode;
 }
 
@@ -150,6 +152,11 @@ export function compileAst(ast: Expr, source: string, root: Type, options: Evalu
     return {
       run,
       filter: (items) => items.filter((d) => run(d)),
+      count: (items) => {
+        let n = 0;
+        for (let i = 0; i < items.length; i++) if (run(items[i])) n++;
+        return n;
+      },
       plan: planNode(() => `interpreted: collections nested deeper than ${MAX_COMPILED_NESTING}`, 20, false, []),
     };
   }
@@ -173,7 +180,8 @@ export function compileAst(ast: Expr, source: string, root: Type, options: Evalu
   const budgeted = env.clones.entry(run, slow, meter);
   let batch: Batch | undefined;
   const filter = <T>(items: readonly T[]): T[] => filterInChunks(items, (batch ??= batchOf(c)), run);
-  return { run: budgeted, filter, plan: c.plan };
+  const count = (items: ArrayLike<unknown>): number => countInChunks(items, (batch ??= batchOf(c)), run);
+  return { run: budgeted, filter, count, plan: c.plan };
 }
 
 /** False when collections nest deeper than closures may (the program then runs the interpreter). */

@@ -152,15 +152,26 @@ export class FilterTable<T = unknown> {
    */
   filter(filter: Filter<T>): T[] {
     const rows = this.rows;
+    const matches = this.indexes(filter);
+    const out = new Array<T>(matches.length);
+    for (let k = 0; k < matches.length; k++) out[k] = rows[matches[k]!]!;
+    return out;
+  }
+
+  /**
+   * The numbers of the rows `filter` matches, ascending: `table.at(i)` for each is `filter(filter)`,
+   * errors alike (the first failing row's error throws). No array of rows is built: for a count, a
+   * page of row numbers, or a join with another table's rows.
+   */
+  indexes(filter: Filter<T>): Int32Array {
+    const rows = this.rows;
     const states = new Uint8Array(rows.length);
     // The matching rows are listed as the plan's last pass finds them.
     const matches = new Int32Array(rows.length);
     const m = evaluateRange(this.planOf(filter), this.view, 0, states, null, rows.length, matches, TRUE);
     const firstError = states.indexOf(ERROR);
     if (firstError >= 0) filter.evaluate(rows[firstError]!); // throws the first failing row's error
-    const out = new Array<T>(m);
-    for (let k = 0; k < m; k++) out[k] = rows[matches[k]!]!;
-    return out;
+    return matches.subarray(0, m);
   }
 
   /**

@@ -65,14 +65,20 @@ function compiled(text: string, options: CompileOptions): Filter | undefined {
 }
 
 describe.each(modes)("table.filter(f) = f.filter(items) over $name", ({ names, data, schema }) => {
-  it("the same items or the same error, for random lists, filters and options; a matcher and answers() give each row's answer as f.evaluate", () => {
+  it("the same items or the same error, for random lists, filters and options (also as row numbers, and as f.count); a matcher and answers() give each row's answer as f.evaluate", () => {
     fc.assert(
       fc.property(fc.array(exprArb(names), { minLength: 1, maxLength: 3 }), optionsArb, listArb(data), tableOptionsArb(names), (asts, given, items, tableOptions) => {
         const table = FilterTable.from(items, schema === undefined ? tableOptions : { ...tableOptions, schema });
         for (const ast of asts) {
           const f = compiled(print(ast), { ...given, schema });
           if (f === undefined) continue;
-          expect(outcome(() => table.filter(f))).toEqual(outcome(() => f.filter(items)));
+          const whole = outcome(() => f.filter(items));
+          expect(outcome(() => table.filter(f))).toEqual(whole);
+          // Row numbers and counts without the array: the same rows, the same error.
+          expect(outcome(() => [...table.indexes(f)].map((i) => table.at(i)))).toEqual(whole);
+          const length = Array.isArray(whole) ? whole.length : whole;
+          expect(outcome(() => f.count(items))).toEqual(length);
+          expect(outcome(() => f.count(items.values()))).toEqual(length);
           // Row by row through a matcher: each row's own answer or error, as f.evaluate gives it.
           const test = table.matcher(f);
           items.forEach((item, i) => expect(outcome(() => test(i))).toEqual(outcome(() => f.evaluate(item))));
