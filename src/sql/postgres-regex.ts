@@ -14,8 +14,9 @@
  * Left untranslated: multi-line anchors (`(?m)`), patterns that match nothing, repeat counts above
  * PostgreSQL's 255, and patterns whose expansion would be large (`WEIGHT_LIMIT`), which PostgreSQL may
  * refuse as "too complex". PostgreSQL text holds no U+0000 and no surrogate, so those runes are left
- * out of classes; a literal of one matches no row. The law (`test/sql/regex.property.test.ts`):
- * for random patterns and strings, re2js and PostgreSQL answer alike.
+ * out of classes, and a pattern with one as a literal is left untranslated. The law
+ * (`test/sql/regex.property.test.ts`): for random patterns and strings, re2js and PostgreSQL answer
+ * alike.
  */
 import { Flag, Op, parseRegex, RegexSyntaxError, type Node } from "../semantics/re2/parse.js";
 import { simpleFold } from "../unicode/tables.js";
