@@ -6,6 +6,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseJson, stringifyJson } from "../src/index.js";
+import { runs } from "./support/runs.js";
 
 const big = fc.oneof(fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }), fc.constantFrom(2n ** 53n, -(2n ** 53n), 2n ** 63n - 1n, 2n ** 64n - 1n, 2n ** 60n));
 /** An integer as `parseJson` gives it back: a number while it is safe, else the bigint. */
@@ -45,7 +46,7 @@ describe("parseJson", () => {
         expect(read).toEqual(v);
         expect(stringifyJson(read)).toBe(stringifyJson(v));
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     );
   });
 
@@ -72,7 +73,7 @@ describe("parseJson", () => {
         if (expected === undefined) expect(() => parseJson(text)).not.toThrow();
         else expect(() => parseJson(text)).toThrow(expected);
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     );
   });
 });

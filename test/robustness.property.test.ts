@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compile, parse, print, schemas } from "../src/index.js";
 import { NAMES, exprArb, jsonArb } from "./support/arbitraries.js";
+import { runs } from "./support/runs.js";
 
 const KNOWN = new Set(["FilterSyntaxError", "FilterTypeError", "FilterEvaluationError"]);
 
@@ -44,7 +45,7 @@ describe("no input crashes the library", () => {
         noCrash(() => compile(text, { schema: schemas.job }).evaluate(datum));
         noCrash(() => compile(text, { schema: schemas.deployment, check: false }).evaluate(datum));
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     );
   });
 
@@ -55,7 +56,7 @@ describe("no input crashes the library", () => {
         noCrash(() => compile(text).evaluate(datum));
         noCrash(() => compile(text, { schema: schemas.job, check: false }).evaluate(datum));
       }),
-      { numRuns: 1500 },
+      { numRuns: runs(1500) },
     );
   });
 });
@@ -80,7 +81,7 @@ describe("no nesting crashes the library", () => {
         noCrash(() => compile(text, { ...options, schema: schemas.job }).evaluate({ ID: "x" }));
         noCrash(() => print(parse(text, options)));
       }),
-      { numRuns: 25 },
+      { numRuns: runs(25) },
     );
   });
 });

@@ -7,6 +7,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { loadDataFile, otherServicesData, snapshotFromData } from "../src/lists/load.js";
+import { runs } from "../../test/support/runs.js";
 
 /** What a read gives: its result, or its error's class and message, as text. */
 function outcome(read: () => unknown): string {
@@ -107,11 +108,11 @@ const damaged = fc.tuple(document, fc.nat(), fc.constantFrom("remove", "double",
 
 describe("a data file read job by job", () => {
   it("gives what reading it whole gives: the state, the rest of the file, or the error", () => {
-    fc.assert(fc.property(document, expectSameRead), { numRuns: 1500 });
+    fc.assert(fc.property(document, expectSameRead), { numRuns: runs(1500) });
   });
 
   it("gives the same syntax error, at the same position, for a damaged file", () => {
-    fc.assert(fc.property(damaged, expectSameRead), { numRuns: 1500 });
+    fc.assert(fc.property(damaged, expectSameRead), { numRuns: runs(1500) });
   });
 
   it.each([

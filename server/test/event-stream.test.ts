@@ -19,6 +19,7 @@ import { startServer, type RunningServer } from "../src/ops/start.js";
 import { killAll, start as startBin, stop as stopBin } from "./server-process.js";
 import { EVENT_SCHEMA, metric, q, send, Stream, type Ev, type Frame, type Json } from "./support/event-streams.js";
 import { startPostgres, type PostgresCluster } from "./support/postgres.js";
+import { runs } from "../../test/support/runs.js";
 
 const TOKENS = [
   { SecretID: "root-secret", Name: "root", Management: true, Capabilities: [] },
@@ -516,7 +517,7 @@ describe("random filters", () => {
           expect(s.frames.map((f) => f.Index)).toEqual([...new Set(want.map((e) => e.Index))]);
         }
       }),
-      { numRuns: 20, endOnFailure: true },
+      { numRuns: runs(20), endOnFailure: true },
     );
   }, 20_000);
 });

@@ -12,6 +12,7 @@ import { DEFAULT_OPTIONS } from "../src/context.js";
 import type { RunningServer } from "../src/ops/start.js";
 import { startServer } from "../src/ops/start.js";
 import { parseGoQuery, queryUnescape } from "../src/scheduler/go-query.js";
+import { runs } from "../../test/support/runs.js";
 
 /** Go's `unescape(s, encodeQueryComponent)` over the UTF-8 bytes of `s`: undefined where Go errs. */
 function goUnescape(s: string): string | undefined {
@@ -64,7 +65,7 @@ describe("parseGoQuery reads a query string as Go's url.ParseQuery does", () => 
         expect(asMap(parsed)).toEqual(goParseQuery(query));
         expect(Object.getPrototypeOf(parsed)).toBe(null);
       }),
-      { numRuns: 5000 },
+      { numRuns: runs(5000) },
     );
   });
 
@@ -73,7 +74,7 @@ describe("parseGoQuery reads a query string as Go's url.ParseQuery does", () => 
       fc.property(queryArb, (component) => {
         expect(queryUnescape(component)).toBe(goUnescape(component));
       }),
-      { numRuns: 5000 },
+      { numRuns: runs(5000) },
     );
   });
 

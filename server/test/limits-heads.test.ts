@@ -19,6 +19,7 @@ import { gateHeads, headEnd } from "../src/ops/head-gate.js";
 import type { RunningServer } from "../src/ops/start.js";
 import { startServer } from "../src/ops/start.js";
 import { Turns } from "../src/turns.js";
+import { runs } from "../../test/support/runs.js";
 
 const MiB = 1024 * 1024;
 
@@ -296,7 +297,7 @@ describe("laws", () => {
           expect(end).toBeLessThanOrEqual(seen);
         }
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     );
   });
 

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { jobsEndpoint } from "../src/lists/endpoints.js";
 import { compareStrings, sortedBy } from "../src/lists/orders.js";
 import type { JobListEntry } from "../src/lists/records.js";
+import { runs } from "../../test/support/runs.js";
 
 const byBytes = (a: string, b: string): number => Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
 
@@ -32,7 +33,7 @@ describe("the lists' order", () => {
         const expected = [...jobs].sort((a, b) => byBytes(a.Namespace, b.Namespace) || byBytes(a.ID, b.ID));
         expect(sorted.map((j) => [j.Namespace, j.ID])).toEqual(expected.map((j) => [j.Namespace, j.ID]));
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 });

@@ -21,6 +21,7 @@ import { MemoryStore } from "../src/store/memory/index.js";
 import { SchedulerState } from "../src/store/memory/state.js";
 import type { StorePage } from "../src/store/types.js";
 import { deployment, job, listCaseArb, NAMESPACES, readableBy, worldArb, type ListCase, type World } from "./support/hidden-worlds.js";
+import { runs } from "../../test/support/runs.js";
 
 /** A namespace no world has: a write there creates it. */
 const NEW_NAMESPACE = "new";
@@ -140,7 +141,7 @@ describe("PageRegion", () => {
           }
         },
       ),
-      { numRuns: 1000 },
+      { numRuns: runs(1000) },
     );
     // The property reached both answers often (and over-reporting stays the exception it should be).
     expect(counts.changed).toBeGreaterThan(100);

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AclToken } from "../src/context.js";
 import { serveStore, startPostgres, type PostgresCluster, type StoreServer } from "./support/postgres.js";
 import { tokenHeader } from "../src/scheduler/tokens.js";
+import { runs } from "../../test/support/runs.js";
 
 const NAMESPACES = ["a", "a-", "a-b", "default", "prod"];
 const STATUSES = ["pending", "running", "dead"];
@@ -232,7 +233,7 @@ describe("memory and PostgreSQL stores answer alike", () => {
         if (memory.status === 200) ok++;
         else errors++;
       }),
-      { numRuns: 300, examples: ODD_EXAMPLES.map((q) => [q]) },
+      { numRuns: runs(300), examples: ODD_EXAMPLES.map((q) => [q]) },
     );
     // The property saw both pages and errors (about a fifth of the draws are pages: filters with a
     // prefix, the namespace "none" and a token limited to two namespaces answer 400 or 403; 47 of 300

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { FilterEvaluationError, compile, evaluate, print, schemas, type EvaluationBudget, type Schema } from "../../src/index.js";
 import { JOB_NAMES, NAMES, exprArb, jobArb, jsonArb } from "../support/arbitraries.js";
+import { runs } from "../support/runs.js";
 
 /** The outcome of a run: its answer, its error class, and for a budget error its code and span. */
 function outcome(run: () => boolean): string {
@@ -53,7 +54,7 @@ describe.each(modes)("evaluation budgets over $name", ({ names, data, schema }) 
           expect(compiled.steps).toBe(interpreted.steps);
         }
       }),
-      { numRuns: 1500 },
+      { numRuns: runs(1500) },
     );
   });
 
@@ -66,7 +67,7 @@ describe.each(modes)("evaluation budgets over $name", ({ names, data, schema }) 
         const bounded = outcome(() => f.evaluate(d, { steps }));
         if (!bounded.startsWith("too-expensive")) expect(bounded).toBe(free);
       }),
-      { numRuns: 1000 },
+      { numRuns: runs(1000) },
     );
   });
 
@@ -84,7 +85,7 @@ describe.each(modes)("evaluation budgets over $name", ({ names, data, schema }) 
           expect(steps - small.steps).toBe(steps + extra - large.steps);
         }
       }),
-      { numRuns: 1000 },
+      { numRuns: runs(1000) },
     );
   });
 
@@ -101,7 +102,7 @@ describe.each(modes)("evaluation budgets over $name", ({ names, data, schema }) 
         const g = tryCompile(text, schema)!;
         for (const d of items) expect(outcome(() => f.evaluate(d))).toBe(outcome(() => g.evaluate(d, { steps })));
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 });

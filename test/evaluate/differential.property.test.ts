@@ -4,6 +4,7 @@ import { compile, evaluate, FilterError, print, schemas, type CompileOptions } f
 import { exprArb } from "../support/arbitraries.js";
 import { MODES, compiledOrRejected, outcome } from "../support/modes.js";
 import { reshape, type Shape } from "../support/shapes.js";
+import { runs } from "../support/runs.js";
 
 // The differential law, strict: the compiled filter answers exactly as the reference interpreter
 // (src/evaluate/interpret.ts, the executable specification) — the same true or false, or the same
@@ -53,7 +54,7 @@ describe.each(MODES)("compiled = interpreter over $name, strictly", ({ names, da
         // `filter` runs the program over chunks of items (`evaluate/batch.ts`): the same items, or the same first error.
         expectSameItems(filterOutcome(() => compiled.filter(data)), interpreterFilter(text, data, options));
       }),
-      { numRuns: 10_000 },
+      { numRuns: runs(10_000) },
     );
   });
 
@@ -70,7 +71,7 @@ describe.each(MODES)("compiled = interpreter over $name, strictly", ({ names, da
         const data = Array.from({ length }, (_, i) => reshape(items[i % items.length], shape));
         expectSameItems(filterOutcome(() => compiled.filter(data)), interpreterFilter(text, data, options));
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 });

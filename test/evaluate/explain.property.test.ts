@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { compile, FilterError, print, schemas, selectorsRead, type Explanation, type Expr, type Filter, type WitnessLeaf } from "../../src/index.js";
 import { NAMES, exprArb, jsonArb } from "../support/arbitraries.js";
 import { MODES, compiledOrRejected, outcome } from "../support/modes.js";
+import { runs } from "../support/runs.js";
 
 // `explain`: its result is exactly `evaluate`'s (the answer, or the error: class, code, message and
 // span), and its witness follows the reference's short-circuit order.
@@ -29,7 +30,7 @@ describe.each(MODES)("explain over $name", ({ names, data, schema }) => {
         if (typeof x.result === "boolean") expect(x.witness.length).toBeGreaterThan(0);
         else expect(x.witness.every((l) => l.outcome === "error")).toBe(true);
       }),
-      { numRuns: 3_000 },
+      { numRuns: runs(3_000) },
     );
   });
 
@@ -44,7 +45,7 @@ describe.each(MODES)("explain over $name", ({ names, data, schema }) => {
         expect(explained(x)).toEqual(explained(y));
         expect(x.witness).toEqual(y.witness);
       }),
-      { numRuns: 3_000 },
+      { numRuns: runs(3_000) },
     );
   });
 });
@@ -80,7 +81,7 @@ describe("explain's law of sufficiency", () => {
         checked++;
         expect(y.result).toBe(x.result);
       }),
-      { numRuns: 6_000 },
+      { numRuns: runs(6_000) },
     );
     // The law is not vacuous: most cases reach it.
     expect(checked).toBeGreaterThan(300);
@@ -241,7 +242,7 @@ describe("explain's witness over and/or chains, every assignment enumerated", ()
           expect([...variations(templates.length, bits, others)].some((b) => explain(b).result !== x.result)).toBe(true);
         }
       }),
-      { numRuns: 400 },
+      { numRuns: runs(400) },
     );
   });
 });

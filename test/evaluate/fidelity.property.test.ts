@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compile, evaluate, FilterError, interpret, parse, print, schemas } from "../../src/index.js";
+import { runs } from "../support/runs.js";
 
 // Laws of issue 12: strings are bytes (Go's strconv.Unquote and byte comparisons), hexadecimal floats
 // round once (Go's ParseFloat), and nesting never reaches the JavaScript stack.
@@ -48,7 +49,7 @@ describe("strings are bytes", () => {
           expect(compile(text).evaluate(datum)).toBe(expected);
         }
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 
@@ -68,7 +69,7 @@ describe("strings are bytes", () => {
           expect(outcome(() => compile(`y.x ${op} ${lit}`).evaluate({ y: {} }))).toBe(op === "matches" ? "false" : "true");
         }
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
   });
 
@@ -87,7 +88,7 @@ describe("strings are bytes", () => {
           expect(compile(text, { schema: schemas.job }).evaluate(job)).toBe(expected);
         }
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
   });
 
@@ -135,7 +136,7 @@ describe("hexadecimal floats round once, as Go's ParseFloat", () => {
         const { m, e } = parts(d);
         expect(compile(`x == "0x${m.toString(16)}p${e}"`).evaluate({ x: d })).toBe(true);
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 
@@ -149,7 +150,7 @@ describe("hexadecimal floats round once, as Go's ParseFloat", () => {
         expect(evaluate(`x == "${half}"`, { x: even })).toBe(true);
         expect(compile(`x == "${half}"`).evaluate({ x: even })).toBe(true);
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 });
@@ -218,7 +219,7 @@ describe("placeholders as the reference's getValue resolves them", () => {
         const elements = Array.isArray(d[sel as "k"]) ? (d[sel as "k"] as unknown[]).length : Object.keys(d[sel as "k"] as object).length;
         if (index === value && elements > 0) expect(a).toBe("FilterEvaluationError:invalid-placeholder");
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 });

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compile, evaluate, print, schemas, type CompileOptions, type Expr, type MatchExpr, type MatchOp, type Schema } from "../../src/index.js";
 import { JOB_NAMES, NAMES, exprArb, jobArb, jsonArb, matchArb, selectorArb } from "../support/arbitraries.js";
+import { runs } from "../support/runs.js";
 
 /** The outcome of a run: its answer or its error class. */
 function outcome(run: () => boolean): string {
@@ -62,7 +63,7 @@ describe.each(modes)("laws over $name", ({ names, data, schema, extra }) => {
         }
         for (const d of items) expect(outcome(() => f.evaluate(d))).toBe(outcome(() => evaluate(text, d, { ...extra, schema })));
       }),
-      { numRuns: 1500 },
+      { numRuns: runs(1500) },
     );
   });
 
@@ -74,7 +75,7 @@ describe.each(modes)("laws over $name", ({ names, data, schema, extra }) => {
         if (a === "true" || a === "false") expect(b).toBe(a === "true" ? "false" : "true");
         else expect(b).toBe(a);
       }),
-      { numRuns: 1000 },
+      { numRuns: runs(1000) },
     );
   });
 
@@ -87,13 +88,13 @@ describe.each(modes)("laws over $name", ({ names, data, schema, extra }) => {
         if (a === "true" || a === "false") expect(b).toBe(a === "true" ? "false" : "true");
         else expect(b).toBe(a);
       }),
-      { numRuns: 1500 },
+      { numRuns: runs(1500) },
     );
   });
 
   it("static checks reject only what fails on every datum, and do reject", () => {
     let rejections = 0;
-    const runs = 1000;
+    const cases = runs(1000);
     fc.assert(
       fc.property(fc.oneof(exprArb(names, 3), withBrokenPatternArb(names)), fc.array(data, { minLength: 1, maxLength: 4 }), (ast, items) => {
         const text = print(ast);
@@ -108,10 +109,10 @@ describe.each(modes)("laws over $name", ({ names, data, schema, extra }) => {
           for (const d of items) expect(outcome(() => evaluate(text, d, { ...extra, schema }))).toBe("FilterEvaluationError");
         }
       }),
-      { numRuns: runs },
+      { numRuns: cases },
     );
     // Not vacuous: a good share of the generated expressions is rejected (in plain JSON, the invalid
     // patterns on top-level names that every datum reaches).
-    expect(rejections).toBeGreaterThan(runs / 20);
+    expect(rejections).toBeGreaterThan(cases / 20);
   });
 });

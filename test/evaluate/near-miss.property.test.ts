@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { evaluate, nearMissFilters, parse, print, type Expr } from "../../src/index.js";
 import { NAMES, exprArb, jsonArb } from "../support/arbitraries.js";
 import { outcome } from "../support/modes.js";
+import { runs } from "../support/runs.js";
 
 // nearMissFilters: the filter of part i keeps exactly the items that fail part i and pass the others.
 
@@ -40,7 +41,7 @@ describe("near-miss filters", () => {
           expect(evaluate(m.filter, datum)).toBe(parts.every((p, j) => p === (j !== i)));
         });
       }),
-      { numRuns: 2_000 },
+      { numRuns: runs(2_000) },
     );
     // Random filters mostly fail on random records; enough of them answer.
     expect(decided).toBeGreaterThan(100);

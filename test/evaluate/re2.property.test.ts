@@ -9,6 +9,7 @@ import fc from "fast-check";
 import { RE2JS } from "re2js";
 import { describe, expect, it } from "vitest";
 import { compilePattern } from "../../src/semantics/regex.js";
+import { runs } from "../support/runs.js";
 
 const piece = fc.oneof(
   {
@@ -54,7 +55,7 @@ describe("Go's regexp parser and the pattern re2js runs", () => {
         valid++;
         for (const s of subjects) expect(ours.test(s), `${JSON.stringify(p)} on ${JSON.stringify(s)}`).toBe(theirs.test(s));
       }),
-      { numRuns: 4000 },
+      { numRuns: runs(4000) },
     );
     // Not vacuous: about a quarter of the draws are valid in both readings and were compared.
     expect(valid).toBeGreaterThan(500);

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { RE2JS } from "re2js";
 import { describe, expect, it } from "vitest";
 import { compilePattern } from "../../src/semantics/regex.js";
+import { runs } from "../support/runs.js";
 
 /** Patterns of the shapes the fast paths take: literals and anchored simple patterns. */
 const atom = fc.constantFrom("a", "b", "w", "-", "0", "9", "\\d", "[0-9]", "[a-c]", "[^0-9]", "\\.", "x", " ", "é");
@@ -19,7 +20,7 @@ describe("regular expression fast paths", () => {
         const reference = RE2JS.compile(p);
         for (const s of subjects) expect(compiled.test(s)).toBe(reference.test(s));
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
   });
 

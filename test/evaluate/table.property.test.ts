@@ -4,6 +4,7 @@ import { FilterError, t, type Type } from "../../src/index.js";
 import { OPERATIONS, applyOperator, impossibleOn, literalValue, staticTest, type BaseOp, type Site } from "../../src/semantics/operators.js";
 import { compilePattern } from "../../src/semantics/regex.js";
 import { typed } from "../../src/semantics/select.js";
+import { runs } from "../support/runs.js";
 
 // The operator table (src/semantics/table.ts) is the only statement of what each operator means on
 // each kind; its consumers rely on three promises, checked here over every base operation, a spread
@@ -64,7 +65,7 @@ describe("the operator table", () => {
           expect(known.test(raw)).toBe(answer);
         }
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
   });
 
@@ -81,7 +82,7 @@ describe("the operator table", () => {
           expect(typeof r).toBe("object");
         }
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
     expect(judged).toBeGreaterThan(100);
   });

@@ -5,6 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { applyFix, compile, diagnose, fixAll, parse, print, schemas, type Expr } from "../../src/index.js";
+import { runs } from "../support/runs.js";
 
 /** Canonical text with nested and/or chains flattened (`a and (b and c)` is `a and b and c`). */
 function canonical(text: string): string {
@@ -137,7 +138,7 @@ describe("fixes for generated mistakes", () => {
         if (exact) expect(canonical(all.text)).toBe(canonical(good));
         else compile(all.text, job);
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 });
@@ -165,7 +166,7 @@ describe("diagnose on any text", () => {
           }
         }
       }),
-      { numRuns: 400 },
+      { numRuns: runs(400) },
     );
   });
 });

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compile, escapeRegex, parse, quote, quoteRegex } from "../../src/index.js";
+import { runs } from "../support/runs.js";
 
 /** True for a string without lone surrogates (String.prototype.isWellFormed, not in our lib target). */
 const wellFormed = (s: string): boolean => !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
@@ -19,7 +20,7 @@ describe("quote", () => {
         fc.pre(wellFormed(v));
         expect(valueOf(quote(v))).toBe(v);
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
   });
 
@@ -52,7 +53,7 @@ describe("quoteRegex", () => {
         expect(whole.evaluate({ Name: text })).toBe(true);
         expect(whole.evaluate({ Name: `${text}x` })).toBe(false);
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 

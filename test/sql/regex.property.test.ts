@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compilePattern } from "../../src/semantics/regex.js";
 import { postgresRegex } from "../../src/sql/postgres-regex.js";
 import { openPglite, openPostgres, type Engine } from "./engines.js";
+import { runs } from "../support/runs.js";
 
 /** Characters on both sides: ASCII letters and digits, punctuation, newline, case-fold partners (K, U+212A KELVIN SIGN, ſ), non-ASCII letters and digits. */
 const ALPHABET = ["a", "b", "z", "A", "K", "k", "\u212a", "s", "S", "\u017f", "0", "7", "_", "-", ".", " ", "\n", "\t", "é", "É", "日", "٣", "😀", "$", "^"];
@@ -40,7 +41,7 @@ const { pattern } = fc.letrec<{ pattern: string; atom: string }>((tie) => ({
     .map(([left, bar, right]) => (bar === undefined ? left.join("") : `${left.join("")}|${right.join("")}`)),
 }));
 
-const NUM_RUNS = 400;
+const NUM_RUNS = runs(400);
 
 const subject = fc.array(fc.constantFrom(...ALPHABET), { maxLength: 8 }).map((cs) => cs.join(""));
 

@@ -5,6 +5,7 @@ import { storable, stringify, type Engine } from "./engines.js";
 import { corpusFiles, loadAllCases, runDifferential } from "./differential.js";
 import { bigIntegerRoundTrip, bomKeyedPages, runEdges } from "./edges.js";
 import { chainProperty, containmentProperty, predicateProperty } from "./predicates.js";
+import { runs } from "../support/runs.js";
 import { measureTightness, TIGHT_QUERIES } from "./tightness.js";
 
 /** `pageEvery`: every how many cases also run through `filterPage` (PGlite statements cost more). */
@@ -65,15 +66,15 @@ export function engineSuite(name: string, open: () => Promise<Engine>, pageEvery
     });
 
     it("u, l and e keep their laws on single random rows (JSON and typed jobs)", async () => {
-      await predicateProperty(engine, 400);
+      await predicateProperty(engine, runs(400));
     }, 120_000);
 
     it("u, l and e keep their laws, and exact stays exact, where containment decides (equalities and memberships on typed fields, mistyped values, canonical numbers or not)", async () => {
-      await containmentProperty(engine, 1000);
+      await containmentProperty(engine, runs(1000));
     }, 120_000);
 
     it("u, l and e keep their laws on long chains (membership runs on one selector, chains cut at the bounds)", async () => {
-      await chainProperty(engine, 60);
+      await chainProperty(engine, runs(60));
     }, 120_000);
 
     it("selects at most 1.5 × the matching jobs for every query of the fixed set, never fewer", async () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { budgetSteps } from "../../src/syntax/budget.js";
 import { REFERENCE_RULES } from "../../src/syntax/reference-grammar.js";
 import { naiveRun } from "../support/naive-budget.js";
+import { runs } from "../support/runs.js";
 
 /**
  * The replay's shortcuts (budget.ts: results memoised by window, runs of a chain's levels, descents
@@ -41,7 +42,7 @@ describe("the replay's shortcuts", () => {
       fc.property(longTextArb(65_536), fc.constantFrom(2_000_000, 300_000, 13_600), (text, max) => {
         expect(budgetSteps(text, max)).toEqual(budgetSteps(text, max, REFERENCE_RULES, false));
       }),
-      { numRuns: 60 },
+      { numRuns: runs(60) },
     );
   });
 
@@ -50,7 +51,7 @@ describe("the replay's shortcuts", () => {
       fc.property(longTextArb(1_052_672), (text) => {
         expect(budgetSteps(text, 2_000_000)).toEqual(budgetSteps(text, 2_000_000, REFERENCE_RULES, false));
       }),
-      { numRuns: 12 },
+      { numRuns: runs(12) },
     );
   });
 
@@ -72,7 +73,7 @@ describe("the replay's shortcuts", () => {
         if ("stop" in naive) expect(r).toEqual({ exceeded: true, ...naive.stop });
         else expect(r).toEqual({ exceeded: false, ...naive });
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 

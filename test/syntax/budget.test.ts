@@ -6,6 +6,7 @@ import { REFERENCE_RULES } from "../../src/syntax/reference-grammar.js";
 import { NAMES, exprArb } from "../support/arbitraries.js";
 import { loadCorpus } from "../support/corpus.js";
 import { naiveRun, naiveSteps } from "../support/naive-budget.js";
+import { runs } from "../support/runs.js";
 
 const BUDGET = 2_000_000;
 
@@ -84,7 +85,7 @@ describe("the reference's parse budget (go-bexpr's MaxExpressions(2000000))", ()
         const r = budgetSteps(text, BUDGET);
         expect(r).toEqual({ exceeded: false, steps: naive.steps, matched: naive.matched });
       }),
-      { numRuns: 150 },
+      { numRuns: runs(150) },
     );
     for (const text of ["x ==", "(x == 1", "((a) or b", 'a["b" == 1', "not not not", "any x as y { y == 1 } and z == 1", "x == 01", '"/a" in b']) {
       expect((budgetSteps(text, BUDGET) as { steps: number }).steps).toBe(naiveSteps(text).steps);
@@ -100,7 +101,7 @@ describe("the reference's parse budget (go-bexpr's MaxExpressions(2000000))", ()
         expect(budgetSteps(t, BUDGET)).toEqual({ exceeded: false, steps: naive.steps, matched: naive.matched });
         expect(budgetSteps(t, BUDGET, [...REFERENCE_RULES])).toEqual({ exceeded: false, steps: naive.steps, matched: naive.matched });
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
   });
 
@@ -115,7 +116,7 @@ describe("the reference's parse budget (go-bexpr's MaxExpressions(2000000))", ()
         if ("stop" in naive) expect(r).toEqual({ exceeded: true, ...naive.stop });
         expect(budgetSteps(text, total).exceeded).toBe(false);
       }),
-      { numRuns: 100 },
+      { numRuns: runs(100) },
     );
   });
 
@@ -128,7 +129,7 @@ describe("the reference's parse budget (go-bexpr's MaxExpressions(2000000))", ()
         const wrapped = budgetSteps(`a == 1 and ((${text}))`, Infinity) as { steps: number; matched: boolean };
         expect(wrapped.steps).toBeGreaterThanOrEqual(plain.steps);
       }),
-      { numRuns: 150 },
+      { numRuns: runs(150) },
     );
   });
 
@@ -140,7 +141,7 @@ describe("the reference's parse budget (go-bexpr's MaxExpressions(2000000))", ()
         // The test that decides whether to replay never skips an expression that runs out.
         if (budgetSteps(text, max).exceeded) expect(budgetMayExceed(text, max)).toBe(true);
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
     const families = [
       `${"any a as b { ".repeat(200)}x == 1${" }".repeat(200)}`,

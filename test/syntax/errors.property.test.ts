@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ERROR_CODES, FilterSyntaxError, parse } from "../../src/index.js";
+import { runs } from "../support/runs.js";
 
 // Text made of the language's own pieces (and a few foreign ones), glued with or without whitespace:
 // most of it is invalid, in every way the parser can fail.
@@ -39,7 +40,7 @@ describe("syntax errors", () => {
         expect(e.summary).not.toMatch(/Expecting|-->|<--|but found|EOF/);
         expect(0 <= e.span.start && e.span.start <= e.span.end && e.span.end <= text.length).toBe(true);
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
     expect(errors).toBeGreaterThan(2000);
   });

@@ -6,6 +6,7 @@ import { DEFAULT_PARSE_OPTIONS, fullParse } from "../../src/syntax/parse.js";
 import { REFERENCE_RULES } from "../../src/syntax/reference-grammar.js";
 import { firstUnlexable, lexer, scanTokens } from "../../src/syntax/tokens.js";
 import { naiveRun } from "../support/naive-budget.js";
+import { runs } from "../support/runs.js";
 
 /**
  * Long texts cost what the part that decides them costs (the reference's budget replay stops at its
@@ -55,7 +56,7 @@ describe("long texts", () => {
         // After `count` tokens: the next one's start, or the first unlexable character, or the end.
         expect(scanTokens(text, 0, count)).toBe(tokens[count]?.startOffset ?? bad);
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
   });
 
@@ -64,14 +65,14 @@ describe("long texts", () => {
       fc.property(fc.oneof(longTextArb(20_000), longTextArb(200_000)), (text) => {
         expect(outcome(() => fullParse(text, DEFAULT_PARSE_OPTIONS, { shorter: false }))).toEqual(outcome(() => fullParse(text, DEFAULT_PARSE_OPTIONS, WHOLE)));
       }),
-      { numRuns: 150 },
+      { numRuns: runs(150) },
     );
     // Small beginnings, so that the beginning ends in every kind of token and between any two.
     fc.assert(
       fc.property(piecesArb(40), fc.integer({ min: 1, max: 12 }), (text, first) => {
         expect(outcome(() => fullParse(text, DEFAULT_PARSE_OPTIONS, { firstLexed: first, shorter: false }))).toEqual(outcome(() => fullParse(text, DEFAULT_PARSE_OPTIONS, WHOLE)));
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
   });
 
@@ -85,7 +86,7 @@ describe("long texts", () => {
       fc.property(textArb, (text) => {
         expect(outcome(() => parse(text, { maxExpressions: Infinity }))).toEqual(outcome(() => fullParse(text, DEFAULT_PARSE_OPTIONS, WHOLE)));
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 
@@ -98,7 +99,7 @@ describe("long texts", () => {
       fc.property(textArb, (text) => {
         expect(outcome(() => parse(text, { maxExpressions: Infinity }))).toEqual(outcome(() => fullParse(text, DEFAULT_PARSE_OPTIONS, WHOLE)));
       }),
-      { numRuns: 600 },
+      { numRuns: runs(600) },
     );
   });
 
@@ -121,7 +122,7 @@ describe("long texts", () => {
       fc.property(longTextArb(1_052_672), (text) => {
         expect(fast(text)).toEqual(slow(text));
       }),
-      { numRuns: 10 },
+      { numRuns: runs(10) },
     );
   });
 
@@ -180,7 +181,7 @@ describe("long texts", () => {
           expect(lines[0]!.endsWith(budgetLine)).toBe(true);
         }
       }),
-      { numRuns: 1500 },
+      { numRuns: runs(1500) },
     );
     expect(twoLines).toBeGreaterThan(50);
   });

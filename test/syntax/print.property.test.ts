@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parse, print, type Expr } from "../../src/index.js";
 import { NAMES, exprArb, withoutSpans } from "../support/arbitraries.js";
+import { runs } from "../support/runs.js";
 
 /**
  * A match that begins with the word `not` (`not not contains x`, `not in in or y`) may be read by the
@@ -30,7 +31,7 @@ describe("print", () => {
         const text = print(ast);
         expect(withoutSpans(parse(text))).toEqual(withoutSpans(ast));
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
   });
 
@@ -46,7 +47,7 @@ describe("print", () => {
         }
         expect(print(reparsed)).toBe(print(parse(print(reparsed))));
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     );
   });
 
@@ -66,7 +67,7 @@ describe("print", () => {
         };
         visit(parse(text));
       }),
-      { numRuns: 1000 },
+      { numRuns: runs(1000) },
     );
   });
 });

@@ -5,6 +5,7 @@ import { DEFAULT_PARSE_OPTIONS, fullParse } from "../../src/syntax/parse.js";
 import { quickParse } from "../../src/syntax/quick-parse.js";
 import { loadCorpus } from "../support/corpus.js";
 import { JOB_NAMES, NAMES, exprArb } from "../support/arbitraries.js";
+import { runs } from "../support/runs.js";
 
 /**
  * The parser's fast path (quick-parse.ts) against the full parser: wherever it answers, the tree is
@@ -39,17 +40,17 @@ const mutated = (names: readonly string[]) =>
 describe("the parser's fast path", () => {
   it("gives the full parser's tree wherever it answers, on printed and edited expressions", () => {
     let answered = 0;
-    let runs = 0;
+    let tried = 0;
     fc.assert(
       fc.property(fc.oneof(exprArb(NAMES).map(print), exprArb(JOB_NAMES).map(print), mutated(NAMES), mutated(JOB_NAMES)), (text) => {
-        runs++;
+        tried++;
         if (text.trim() === "") return;
         if (agrees(text)) answered++;
       }),
-      { numRuns: 6000 },
+      { numRuns: runs(6000) },
     );
     // It must also be a fast path: it answers for most of these texts (about half are broken by edits).
-    expect(answered / runs).toBeGreaterThan(0.4);
+    expect(answered / tried).toBeGreaterThan(0.4);
   });
 
   it("answers for every printed expression that does not start a match with the word not", () => {
@@ -58,7 +59,7 @@ describe("the parser's fast path", () => {
         const text = print(ast);
         expect(agrees(text)).toBe(true);
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     );
   });
 
@@ -74,7 +75,7 @@ describe("the parser's fast path", () => {
       fc.property(exprArb(JOB_NAMES), fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 4 }), (ast, maxDepth, maxMatches) => {
         agrees(print(ast), { ...DEFAULT_PARSE_OPTIONS, maxDepth, maxMatches });
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     );
   });
 });

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { compile, FilterSet, print, schemas, type Expr, type Filter } from "../../src/index.js";
 import { exprArb } from "../support/arbitraries.js";
 import { compiledOrRejected, MODES } from "../support/modes.js";
+import { runs } from "../support/runs.js";
 
 const SPAN = { start: 0, end: 0 };
 
@@ -64,7 +65,7 @@ describe.each(MODES)("FilterSet ($name)", ({ names, data, schema }) => {
           expect({ matched: got.matched, failed: got.failed.map((x) => [x.key, x.error.code]) }).toEqual(want);
         }
       }),
-      { numRuns: 400 },
+      { numRuns: runs(400) },
     );
   });
 });
@@ -90,7 +91,7 @@ describe.each(MODES)("FilterSet with shared filters ($name)", ({ names, data, sc
           expect({ matched: got.matched, failed: got.failed.map((x) => [x.key, x.error.code]) }).toEqual(want);
         }
       }),
-      { numRuns: 400 },
+      { numRuns: runs(400) },
     );
   });
 });
@@ -115,7 +116,7 @@ describe.each(MODES)("FilterSet with a budget per evaluation ($name)", ({ names,
           expect({ matched: got.matched, failed: got.failed.map((x) => [x.key, x.error.code]) }).toEqual(want);
         }
       }),
-      { numRuns: 400 },
+      { numRuns: runs(400) },
     );
   });
 

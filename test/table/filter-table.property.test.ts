@@ -4,6 +4,7 @@ import { compile, FilterError, FilterTable, print, schemas, type CompileOptions,
 import { JOB_NAMES, NAMES, exprArb, jobArb, jsonArb } from "../support/arbitraries.js";
 import { loadCorpus } from "../support/corpus.js";
 import { reshape, type Shape } from "../support/shapes.js";
+import { runs } from "../support/runs.js";
 
 // The table law: `table.filter(f)` is `f.filter(items)` — the same items in the same order, or the
 // same error (class, code, message, span) — for random lists and filters, and after random changes.
@@ -91,7 +92,7 @@ describe.each(modes)("table.filter(f) = f.filter(items) over $name", ({ names, d
           }));
         }
       }),
-      { numRuns: 3_000 },
+      { numRuns: runs(3_000) },
     );
   });
 
@@ -136,7 +137,7 @@ describe.each(modes)("table.filter(f) = f.filter(items) over $name", ({ names, d
         // Each change moved the version on (a set or delete on an empty list is no change).
         for (let k = 1; k < versions.length; k++) expect(versions[k]! - versions[k - 1]!).toBe(applied[k - 1]);
       }),
-      { numRuns: 2_000 },
+      { numRuns: runs(2_000) },
     );
   });
 });

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { BEXPR_VERSIONS, compile, parse, print, split, type Expr } from "../../src/index.js";
 import { exprArb } from "../support/arbitraries.js";
 import { compiledOrRejected, MODES } from "../support/modes.js";
+import { runs } from "../support/runs.js";
 
 /** The class and code of a failure, or the answer. */
 function verdict(run: () => boolean): string {
@@ -44,7 +45,7 @@ describe.each(MODES)("split laws ($name)", ({ names, data, schema }) => {
           else expect(residual === undefined ? "true" : verdict(() => residual.evaluate(item))).toBe(want);
         }
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 });
