@@ -119,37 +119,36 @@ export async function filterPage<T = unknown>(options: FilterPageOptions<T>): Pr
   const maxChunk = Math.max(1, options.maxChunkSize ?? MAX_CHUNK);
   let chunk = t.exact ? want : Math.min(Math.max(options.chunkSize ?? (perPage === 0 ? 1000 : perPage + 1), 1), maxChunk);
   const rangeRows = options.rangeRows === undefined ? undefined : Math.max(1, Math.floor(options.rangeRows));
-  for (;;) {
-    /** The caller's scope and the keyset bound (and the range's end), their values appended to `params`. */
-    const keysWhere = (params: unknown[], end?: string): string => {
-      const bind = (value: unknown) => {
-        params.push(value);
-        return pg ? `$${params.length}` : "?";
-      };
-      let out = "";
-      if (options.scope) out += ` AND (${options.scope(bind)})`;
-      if (bound) out += ` AND ${ordered} ${options.reverse ? (bound.inclusive ? "<=" : "<") : bound.inclusive ? ">=" : ">"} ${bind(bound.key)}`;
-      if (end !== undefined) out += ` AND ${ordered} ${options.reverse ? ">=" : "<="} ${bind(end)}`;
-      return out;
+  /** Appends a bound value to `params` and returns its placeholder. */
+  const binder =
+    (params: unknown[]) =>
+    (value: unknown): string => {
+      params.push(value);
+      return pg ? `$${params.length}` : "?";
     };
+  /** The caller's scope and the keyset bound now (and the range's end), their values bound by `bind`. */
+  const keysWhere = (bind: (value: unknown) => string, end?: string): string => {
+    let out = "";
+    if (options.scope) out += ` AND (${options.scope(bind)})`;
+    if (bound) out += ` AND ${ordered} ${options.reverse ? (bound.inclusive ? "<=" : "<") : bound.inclusive ? ">=" : ">"} ${bind(bound.key)}`;
+    if (end !== undefined) out += ` AND ${ordered} ${options.reverse ? ">=" : "<="} ${bind(end)}`;
+    return out;
+  };
+  for (;;) {
     let end: string | undefined;
     if (rangeRows !== undefined) {
       // The key `rangeRows` rows on: read from the key's index alone, no condition of the filter's.
       const edge: unknown[] = [];
-      const at = keysWhere(edge);
-      edge.push(rangeRows - 1);
-      const rows = await options.query(`${selectKey} FROM ${quoteIdent(options.table)} WHERE TRUE${at} ORDER BY ${ordered} ${dir} LIMIT 1 OFFSET ${pg ? `$${edge.length}` : "?"}`, edge);
+      const bindEdge = binder(edge);
+      const at = keysWhere(bindEdge);
+      const rows = await options.query(`${selectKey} FROM ${quoteIdent(options.table)} WHERE TRUE${at} ORDER BY ${ordered} ${dir} LIMIT 1 OFFSET ${bindEdge(rangeRows - 1)}`, edge);
       queries++;
       if (rows.length > 0) end = keyOf(rows[0]!);
     }
     const params = [...t.params];
-    const keys = keysWhere(params, end);
-    const bind = (value: unknown) => {
-      params.push(value);
-      return pg ? `$${params.length}` : "?";
-    };
-    let limit = "";
-    if (Number.isFinite(chunk)) limit = ` LIMIT ${bind(chunk)}`;
+    const bind = binder(params);
+    const keys = keysWhere(bind, end);
+    const limit = Number.isFinite(chunk) ? ` LIMIT ${bind(chunk)}` : "";
     const rows = await options.query(`${select} FROM ${quoteIdent(options.table)} WHERE (${t.where})${keys} ORDER BY ${ordered} ${dir}${limit}`, params);
     queries++;
     candidates += rows.length;

@@ -386,9 +386,9 @@ export class PostgresStore implements SchedulerStore {
       } catch (e) {
         if (!outOfTime(e)) throw e;
         const filter = read.filter?.expression.slice(0, 200);
-        const withoutPushdown = async () => {
+        // Every row of the scan, the compiled filter deciding each (after going back to the savepoint).
+        const withoutPushdown = () => {
           pushing = false;
-          await client.query("ROLLBACK TO SAVEPOINT pushdown");
           return readWith({ exact: false, pushdown: false });
         };
         // The planner walked the key order testing a condition no index serves (or misjudged one):
@@ -409,6 +409,7 @@ export class PostgresStore implements SchedulerStore {
           } catch (e2) {
             if (!outOfTime(e2)) throw e2;
             this.log("filter pushdown ran out of time in a key range, reading without it", { table, filter, timeoutMs: timeout });
+            await client.query("ROLLBACK TO SAVEPOINT pushdown");
             page = await withoutPushdown();
           }
         }
