@@ -31,6 +31,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { cpuSeconds, rssMiB, startServer, type Server } from "./support.js";
+import { percentile } from "./attacks/stats.js";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -134,11 +135,6 @@ async function attack(): Promise<void> {
 // ---------------------------------------------------------------------------------------------------
 // The prober and the report.
 
-const percentile = (xs: readonly number[], p: number): number => {
-  if (xs.length === 0) return NaN;
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-};
 
 /** One probe on a new connection from 127.0.0.1: its latency in ms, or undefined when it failed. */
 function probe(url: string): Promise<number | undefined> {

@@ -22,7 +22,8 @@ import autocannon from "autocannon";
 import pg from "pg";
 import { QUERIES } from "../../bench/queries.js";
 import { startPostgres } from "../test/support/postgres.js";
-import { rssMiB, startServer, writeData } from "./support.js";
+import { startProbes } from "./attacks/probes.js";
+import { rssMiB, startServer, writeData, type Server } from "./support.js";
 
 const { values } = parseArgs({
   options: {
@@ -53,38 +54,12 @@ interface Row {
   done: number;
   /** Answers that were not 2xx (503: a read the server gave up on), and request errors. */
   failed: number;
-  /** `/health` on the ops port, asked every 10 ms during the run: p99 in ms. */
+  /** `/health` on the ops port, asked every 10 ms during the run (`attacks/probes.ts`): p99 in ms. */
   health: number;
 }
 
-/** Asks `/health` every 10 ms (one request at a time) until stopped; the latencies in ms. */
-function probe(ops: string): { stop(): Promise<number[]> } {
-  const times: number[] = [];
-  let running = true;
-  const loop = (async () => {
-    while (running) {
-      const t = performance.now();
-      const r = await fetch(`${ops}/health`);
-      await r.arrayBuffer();
-      times.push(performance.now() - t);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  })();
-  return {
-    async stop() {
-      running = false;
-      await loop;
-      return times;
-    },
-  };
-}
-
-function percentile(xs: number[], p: number): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
-async function measure(api: string, ops: string): Promise<Row[]> {
+async function measure(server: Server): Promise<Row[]> {
+  const api = server.api;
   const rows: Row[] = [];
   const lists: [string, string | undefined][] = [["unfiltered", undefined], ["no match", NO_MATCH], ["1 % selective", SELECTIVE], ...QUERIES.map((q): [string, string] => [q.id, q.expression])];
   for (const [name, filter] of lists) {
@@ -102,7 +77,9 @@ async function measure(api: string, ops: string): Promise<Row[]> {
         : `/v1/jobs?namespace=*&per_page=100&filter=${encodeURIComponent(filter + " ".repeat(k + 1))}`,
     );
     let turn = 0;
-    const health = probe(ops);
+    // The attack bench's probes, from a worker thread: /health (and a small list) every 10 ms.
+    const probes = await startProbes(server, 10);
+    probes.window();
     const result = await autocannon({
       url: `${api}${path}`,
       connections: CONNECTIONS,
@@ -117,7 +94,7 @@ async function measure(api: string, ops: string): Promise<Row[]> {
         },
       ],
     });
-    const healthP99 = percentile(await health.stop(), 99);
+    const healthP99 = (await probes.stop()).health.p99;
     const failed = result.non2xx + result.errors;
     rows.push({ name, items, p50: result.latency.p50, p99: result.latency.p99, done: result.requests.total, failed, health: healthP99 });
     console.error(`  ${name}: p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${result.requests.total} requests, ${failed} failed, /health p99 ${healthP99.toFixed(1)} ms`);
@@ -140,7 +117,7 @@ async function main(): Promise<void> {
     t = Date.now();
     const embedded = await startServer(["--data", dataFile]);
     console.error(`embedded store: up in ${((Date.now() - t) / 1000).toFixed(0)} s, RSS ${rssMiB(embedded.pid)} MiB`);
-    const memoryRows = await measure(embedded.api, embedded.ops);
+    const memoryRows = await measure(embedded);
     const memoryRss = rssMiB(embedded.pid);
     await embedded.stop();
 
@@ -155,7 +132,7 @@ async function main(): Promise<void> {
     await client.end();
     console.error(`PostgreSQL store: seeded in ${((Date.now() - t) / 1000).toFixed(0)} s, database ${size}`);
     const postgres = await startServer(["--database", url]);
-    const postgresRows = await measure(postgres.api, postgres.ops);
+    const postgresRows = await measure(postgres);
     const postgresRss = rssMiB(postgres.pid);
     await postgres.stop();
 
