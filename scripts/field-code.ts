@@ -138,6 +138,57 @@ const TEST_TEMPLATES: readonly { name: string; doc: string; params: string; kind
     }`,
   },
   {
+    name: "jsonEqualsBool",
+    doc: "A JSON value \`== literal\` where the literal converts to the bool \`b\` (its text \`text\`, its number \`x\` if any): bools first.",
+    params: "text: string, x: number | undefined, b: boolean, negated: boolean",
+    kinds: (k) => k.has("bool"),
+    body: `(d, f) => {
+      if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+        const v = READ;
+        if (v === true || v === false) return (v === b) !== negated;
+        if (typeof v === "string") return (v === text) !== negated;
+        if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+      }
+      return general(d, f);
+    }`,
+  },
+  {
+    name: "jsonEqualsNumber",
+    doc: "A JSON value \`== literal\` where the literal converts to the number \`x\` and to no bool: numbers first.",
+    params: "text: string, x: number, negated: boolean",
+    kinds: (k) => k.has("int") || k.has("uint") || k.has("float"),
+    body: `(d, f) => {
+      if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+        const v = READ;
+        if (typeof v === "number") return (v === x) !== negated;
+        if (typeof v === "string") return (v === text) !== negated;
+      }
+      return general(d, f);
+    }`,
+  },
+  {
+    name: "jsonIn",
+    doc: "\`text in\` a JSON value: a string (when \`inStrings\`: the text holds no raw bytes), or a list whose elements before the first equal to \`text\` are strings; anything else generally.",
+    params: "text: string, inStrings: boolean, negated: boolean",
+    kinds: (k) => k.has("string") || [...k].some((x) => x.startsWith("list")),
+    body: `(d, f) => {
+      if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+        const v = READ;
+        if (typeof v === "string") {
+          if (inStrings) return v.includes(text) !== negated;
+        } else if (Array.isArray(v)) {
+          for (let i = 0; i < v.length; i++) {
+            const e: unknown = v[i];
+            if (e === text) return !negated;
+            if (typeof e !== "string") return general(d, f);
+          }
+          return negated;
+        }
+      }
+      return general(d, f);
+    }`,
+  },
+  {
     name: "jsonEmpty",
     doc: "A JSON value \`is empty\`: strings and lists; anything else (and absent keys) generally.",
     params: "negated: boolean",
@@ -207,22 +258,26 @@ ${iface.join("\n")}
 }
 
 /** The tests for any key, read as a variable. */
-export const KEYED_TESTS: FieldTests = {
-${keyed.join("\n")}
-};
+export const KEYED_TESTS: FieldTests = ${WITH_PROTO("FieldTests", `({\n${keyed.join("\n")}\n})`)};
 
 /** The tests generated for each field name of the built-in schemas. */
-export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<string, Partial<FieldTests>>([
-${entries.join("\n")}
-]);
+export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = ${WITH_PROTO("ReadonlyMap<string, Partial<FieldTests>>", `new Map<string, Partial<FieldTests>>([\n${entries.join("\n")}\n])`)};
 `;
 }
 
-/** What both generated files declare first: the plain-object check's prototype, and two casts. */
-const PRELUDE = `const OBJECT_PROTO = Object.prototype;
-type Proto = { __proto__?: unknown };
+/**
+ * What the generated files declare first: two casts. The plain-object check's prototype,
+ * \`OBJECT_PROTO\`, is a parameter of the function that builds each file's closures (\`WITH_PROTO\`):
+ * the build turns a module's top-level \`const\` into a \`var\`, a slot V8 reads again at every check,
+ * where a parameter that is never assigned is a constant to its optimizing compiler, which then folds
+ * the check into the datum's map check.
+ */
+const PRELUDE = `type Proto = { __proto__?: unknown };
 type Rec = Record<string, unknown>;
 `;
+
+/** Wraps \`body\` (an expression of type \`type\`) in a function of \`OBJECT_PROTO\`, called with \`Object.prototype\`. */
+const WITH_PROTO = (type: string, body: string): string => `((OBJECT_PROTO: object): ${type} =>\n  ${body})(Object.prototype)`;
 
 /** The text of src/evaluate/column-steps.ts. */
 export function columnStepsSource(): string {
@@ -251,9 +306,7 @@ export const NOT_PLAIN: unique symbol = Symbol("not plain");
 export type ColumnStep = (col: unknown[], n: number) => void;
 
 ${PRELUDE}
-export const COLUMN_STEPS: ReadonlyMap<string, ColumnStep> = new Map<string, ColumnStep>([
-${steps.join("\n")}
-]);
+export const COLUMN_STEPS: ReadonlyMap<string, ColumnStep> = ${WITH_PROTO("ReadonlyMap<string, ColumnStep>", `new Map<string, ColumnStep>([\n${steps.join("\n")}\n])`)};
 `;
 }
 
@@ -270,9 +323,26 @@ export const CLONES = 32;
 /** One slot's closures: each factory's returned arrow is the site that is copied. */
 const CLONE_TEMPLATE = `{
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    lazy: (compile) => {
-      let run: Entry | undefined;
-      return (d, budget) => (run ??= compile())(d, budget);
+    // The compiled entry is a parameter (a \`let\` would cost a check for its temporal dead zone at each
+    // call); one declared parameter, so that \`evaluate(d)\` passes as many arguments as it declares
+    // (fewer make V8 pad the call): a budget, when given, is the second argument.
+    // The first call answers through \`first\` (the interpreter: a filter run once costs no closures),
+    // the second compiles the program.
+    lazy: (compile, first) =>
+      ((run: Entry | undefined, calls: number) =>
+        function (this: unknown, d: unknown): boolean {
+          // eslint-disable-next-line prefer-rest-params
+          const budget = arguments.length > 1 ? (arguments[1] as EvaluationBudget | undefined) : undefined;
+          if (run === undefined) {
+            if (calls++ === 0) return first(d, budget);
+            run = compile();
+          }
+          return run(d, budget);
+        } as Entry)(undefined, 0),
+    count: (run) => (items) => {
+      let n = 0;
+      for (let i = 0; i < items.length; i++) if (run(items[i])) n++;
+      return n;
     },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
@@ -357,8 +427,16 @@ ${PRELUDE}
 export interface Clones {
   /** \`evaluate\`: \`run\` without a budget (none running either), else \`slow\`. */
   readonly entry: (run: P, slow: Entry, meter: { budget: EvaluationBudget | undefined }) => Entry;
-  /** An entry that compiles its program on its first call (\`compile\` gives the program's \`entry\`). */
-  readonly lazy: (compile: () => Entry) => Entry;
+  /**
+   * An entry that answers its first call through \`first\` and compiles its program on its second
+   * (\`compile\` gives the program's \`entry\`).
+   */
+  readonly lazy: (compile: () => Entry, first: Entry) => Entry;
+  /**
+   * How many of \`items\` the program \`run\` accepts, one call per item (no budget running): each slot's
+   * loop sees one program, which V8 inlines into it.
+   */
+  readonly count: (run: P) => (items: ArrayLike<unknown>) => number;
   readonly and2: (a: P, b: P) => P;
   readonly or2: (a: P, b: P) => P;
   readonly and3: (a: P, b: P, c: P) => P;
@@ -379,9 +457,7 @@ export interface Clones {
   readonly pathN: (keys: readonly string[], absentIsZero: boolean, test: Test, negated: boolean, general: P) => P;
 }
 
-const SLOTS: readonly Clones[] = [
-${slots.join("\n")}
-];
+const SLOTS: readonly Clones[] = ${WITH_PROTO("Clones[]", `[\n${slots.join("\n")}\n]`)};
 
 let next = 0;
 

@@ -128,9 +128,10 @@ export interface Filter<T = unknown> {
 }
 
 /**
- * A compiled filter. `compile` parses and checks; the closures are built on first use (an evaluation,
- * `filter`, the plan), in the slot of closure copies taken at `compile` (`clones.ts`): checking stays
- * as cheap as parsing, and a filter that is never run costs no closures.
+ * A compiled filter. `compile` parses and checks; the closures are built on first use (a second
+ * evaluation, `filter`, `count`, the plan; the first evaluation is interpreted), in the slot of closure
+ * copies taken at `compile` (`clones.ts`): checking stays as cheap as parsing, and a filter that is
+ * never run, or run once, costs no closures.
  */
 class CompiledFilter<T> implements Filter<T> {
   readonly expression: string;
@@ -150,7 +151,12 @@ class CompiledFilter<T> implements Filter<T> {
     this.schema = schema;
     this[SETTINGS] = settings;
     const clones = (this.#clones = nextClones());
-    const run = clones.lazy(() => this.#compiled().run);
+    // The first evaluation is interpreted (the same answers and errors: the property tests hold the
+    // two together), unless the program is built already; the closures are built for the second.
+    const run = clones.lazy(
+      () => this.#compiled().run,
+      (datum, budget) => (this.#program === undefined ? interpret(ast, expression, datum, settings.root, settings.options, budget) : this.#program.run(datum, budget)),
+    );
     const maxSteps = settings.maxSteps;
     this.evaluate = maxSteps === undefined ? run : (datum: T, budget?: EvaluationBudget) => run(datum, budget ?? { steps: maxSteps });
   }
@@ -206,12 +212,15 @@ export function compile<T = unknown>(expression: string, options: CompileOptions
   const type: Type = options.schema ?? ANY;
   const evaluateOptions = evaluationRules(options, target);
   if (options.check !== false) {
-    const first = checkAst(ast, expression, type, { unknownValue: "unknownValue" in options }).find((e) => e.alwaysFails);
-    if (first) throw first;
+    const errors = checkAst(ast, expression, type, "unknownValue" in options ? WITH_UNKNOWN_VALUE : WITHOUT_UNKNOWN_VALUE);
+    for (let i = 0; i < errors.length; i++) if (errors[i]!.alwaysFails) throw errors[i];
   }
   const settings: FilterSettings = { root: type, options: evaluateOptions, maxSteps: options.maxSteps, target };
   return new CompiledFilter<T>(expression, ast, options.schema, settings);
 }
+
+const WITH_UNKNOWN_VALUE = { unknownValue: true } as const;
+const WITHOUT_UNKNOWN_VALUE = { unknownValue: false } as const;
 
 /** The two parts of a filter for a server of an older release (`split`). */
 export interface Split<T = unknown> {

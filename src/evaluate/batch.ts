@@ -107,10 +107,3 @@ export function filterInChunks<T>(items: readonly T[], batch: Batch, run: (datum
   selectInChunks(items, batch, run, (i) => void out.push(items[i]!));
   return out;
 }
-
-/** How many items of `items` `batch` keeps (`selectInChunks`), with no array of them built. */
-export function countInChunks(items: ArrayLike<unknown>, batch: Batch, run: (datum: unknown) => boolean): number {
-  let n = 0;
-  selectInChunks(items, batch, run, () => void n++);
-  return n;
-}

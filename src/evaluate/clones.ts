@@ -10,7 +10,6 @@ import type { EvaluationBudget } from "./budget.js";
 type P = (d: unknown, f?: any) => boolean;
 type Entry = (d: unknown, budget?: EvaluationBudget) => boolean;
 type Test = (v: unknown) => boolean;
-const OBJECT_PROTO = Object.prototype;
 type Proto = { __proto__?: unknown };
 type Rec = Record<string, unknown>;
 
@@ -18,8 +17,16 @@ type Rec = Record<string, unknown>;
 export interface Clones {
   /** `evaluate`: `run` without a budget (none running either), else `slow`. */
   readonly entry: (run: P, slow: Entry, meter: { budget: EvaluationBudget | undefined }) => Entry;
-  /** An entry that compiles its program on its first call (`compile` gives the program's `entry`). */
-  readonly lazy: (compile: () => Entry) => Entry;
+  /**
+   * An entry that answers its first call through `first` and compiles its program on its second
+   * (`compile` gives the program's `entry`).
+   */
+  readonly lazy: (compile: () => Entry, first: Entry) => Entry;
+  /**
+   * How many of `items` the program `run` accepts, one call per item (no budget running): each slot's
+   * loop sees one program, which V8 inlines into it.
+   */
+  readonly count: (run: P) => (items: ArrayLike<unknown>) => number;
   readonly and2: (a: P, b: P) => P;
   readonly or2: (a: P, b: P) => P;
   readonly and3: (a: P, b: P, c: P) => P;
@@ -40,12 +47,30 @@ export interface Clones {
   readonly pathN: (keys: readonly string[], absentIsZero: boolean, test: Test, negated: boolean, general: P) => P;
 }
 
-const SLOTS: readonly Clones[] = [
+const SLOTS: readonly Clones[] = ((OBJECT_PROTO: object): Clones[] =>
+  [
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    lazy: (compile) => {
-      let run: Entry | undefined;
-      return (d, budget) => (run ??= compile())(d, budget);
+    // The compiled entry is a parameter (a `let` would cost a check for its temporal dead zone at each
+    // call); one declared parameter, so that `evaluate(d)` passes as many arguments as it declares
+    // (fewer make V8 pad the call): a budget, when given, is the second argument.
+    // The first call answers through `first` (the interpreter: a filter run once costs no closures),
+    // the second compiles the program.
+    lazy: (compile, first) =>
+      ((run: Entry | undefined, calls: number) =>
+        function (this: unknown, d: unknown): boolean {
+          // eslint-disable-next-line prefer-rest-params
+          const budget = arguments.length > 1 ? (arguments[1] as EvaluationBudget | undefined) : undefined;
+          if (run === undefined) {
+            if (calls++ === 0) return first(d, budget);
+            run = compile();
+          }
+          return run(d, budget);
+        } as Entry)(undefined, 0),
+    count: (run) => (items) => {
+      let n = 0;
+      for (let i = 0; i < items.length; i++) if (run(items[i])) n++;
+      return n;
     },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
@@ -111,9 +136,26 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    lazy: (compile) => {
-      let run: Entry | undefined;
-      return (d, budget) => (run ??= compile())(d, budget);
+    // The compiled entry is a parameter (a `let` would cost a check for its temporal dead zone at each
+    // call); one declared parameter, so that `evaluate(d)` passes as many arguments as it declares
+    // (fewer make V8 pad the call): a budget, when given, is the second argument.
+    // The first call answers through `first` (the interpreter: a filter run once costs no closures),
+    // the second compiles the program.
+    lazy: (compile, first) =>
+      ((run: Entry | undefined, calls: number) =>
+        function (this: unknown, d: unknown): boolean {
+          // eslint-disable-next-line prefer-rest-params
+          const budget = arguments.length > 1 ? (arguments[1] as EvaluationBudget | undefined) : undefined;
+          if (run === undefined) {
+            if (calls++ === 0) return first(d, budget);
+            run = compile();
+          }
+          return run(d, budget);
+        } as Entry)(undefined, 0),
+    count: (run) => (items) => {
+      let n = 0;
+      for (let i = 0; i < items.length; i++) if (run(items[i])) n++;
+      return n;
     },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
@@ -179,9 +221,26 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    lazy: (compile) => {
-      let run: Entry | undefined;
-      return (d, budget) => (run ??= compile())(d, budget);
+    // The compiled entry is a parameter (a `let` would cost a check for its temporal dead zone at each
+    // call); one declared parameter, so that `evaluate(d)` passes as many arguments as it declares
+    // (fewer make V8 pad the call): a budget, when given, is the second argument.
+    // The first call answers through `first` (the interpreter: a filter run once costs no closures),
+    // the second compiles the program.
+    lazy: (compile, first) =>
+      ((run: Entry | undefined, calls: number) =>
+        function (this: unknown, d: unknown): boolean {
+          // eslint-disable-next-line prefer-rest-params
+          const budget = arguments.length > 1 ? (arguments[1] as EvaluationBudget | undefined) : undefined;
+          if (run === undefined) {
+            if (calls++ === 0) return first(d, budget);
+            run = compile();
+          }
+          return run(d, budget);
+        } as Entry)(undefined, 0),
+    count: (run) => (items) => {
+      let n = 0;
+      for (let i = 0; i < items.length; i++) if (run(items[i])) n++;
+      return n;
     },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
@@ -247,9 +306,26 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    lazy: (compile) => {
-      let run: Entry | undefined;
-      return (d, budget) => (run ??= compile())(d, budget);
+    // The compiled entry is a parameter (a `let` would cost a check for its temporal dead zone at each
+    // call); one declared parameter, so that `evaluate(d)` passes as many arguments as it declares
+    // (fewer make V8 pad the call): a budget, when given, is the second argument.
+    // The first call answers through `first` (the interpreter: a filter run once costs no closures),
+    // the second compiles the program.
+    lazy: (compile, first) =>
+      ((run: Entry | undefined, calls: number) =>
+        function (this: unknown, d: unknown): boolean {
+          // eslint-disable-next-line prefer-rest-params
+          const budget = arguments.length > 1 ? (arguments[1] as EvaluationBudget | undefined) : undefined;
+          if (run === undefined) {
+            if (calls++ === 0) return first(d, budget);
+            run = compile();
+          }
+          return run(d, budget);
+        } as Entry)(undefined, 0),
+    count: (run) => (items) => {
+      let n = 0;
+      for (let i = 0; i < items.length; i++) if (run(items[i])) n++;
+      return n;
     },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
@@ -315,9 +391,26 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    lazy: (compile) => {
-      let run: Entry | undefined;
-      return (d, budget) => (run ??= compile())(d, budget);
+    // The compiled entry is a parameter (a `let` would cost a check for its temporal dead zone at each
+    // call); one declared parameter, so that `evaluate(d)` passes as many arguments as it declares
+    // (fewer make V8 pad the call): a budget, when given, is the second argument.
+    // The first call answers through `first` (the interpreter: a filter run once costs no closures),
+    // the second compiles the program.
+    lazy: (compile, first) =>
+      ((run: Entry | undefined, calls: number) =>
+        function (this: unknown, d: unknown): boolean {
+          // eslint-disable-next-line prefer-rest-params
+          const budget = arguments.length > 1 ? (arguments[1] as EvaluationBudget | undefined) : undefined;
+          if (run === undefined) {
+            if (calls++ === 0) return first(d, budget);
+            run = compile();
+          }
+          return run(d, budget);
+        } as Entry)(undefined, 0),
+    count: (run) => (items) => {
+      let n = 0;
+      for (let i = 0; i < items.length; i++) if (run(items[i])) n++;
+      return n;
     },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
@@ -383,9 +476,26 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    lazy: (compile) => {
-      let run: Entry | undefined;
-      return (d, budget) => (run ??= compile())(d, budget);
+    // The compiled entry is a parameter (a `let` would cost a check for its temporal dead zone at each
+    // call); one declared parameter, so that `evaluate(d)` passes as many arguments as it declares
+    // (fewer make V8 pad the call): a budget, when given, is the second argument.
+    // The first call answers through `first` (the interpreter: a filter run once costs no closures),
+    // the second compiles the program.
+    lazy: (compile, first) =>
+      ((run: Entry | undefined, calls: number) =>
+        function (this: unknown, d: unknown): boolean {
+          // eslint-disable-next-line prefer-rest-params
+          const budget = arguments.length > 1 ? (arguments[1] as EvaluationBudget | undefined) : undefined;
+          if (run === undefined) {
+            if (calls++ === 0) return first(d, budget);
+            run = compile();
+          }
+          return run(d, budget);
+        } as Entry)(undefined, 0),
+    count: (run) => (items) => {
+      let n = 0;
+      for (let i = 0; i < items.length; i++) if (run(items[i])) n++;
+      return n;
     },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
@@ -451,9 +561,26 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    lazy: (compile) => {
-      let run: Entry | undefined;
-      return (d, budget) => (run ??= compile())(d, budget);
+    // The compiled entry is a parameter (a `let` would cost a check for its temporal dead zone at each
+    // call); one declared parameter, so that `evaluate(d)` passes as many arguments as it declares
+    // (fewer make V8 pad the call): a budget, when given, is the second argument.
+    // The first call answers through `first` (the interpreter: a filter run once costs no closures),
+    // the second compiles the program.
+    lazy: (compile, first) =>
+      ((run: Entry | undefined, calls: number) =>
+        function (this: unknown, d: unknown): boolean {
+          // eslint-disable-next-line prefer-rest-params
+          const budget = arguments.length > 1 ? (arguments[1] as EvaluationBudget | undefined) : undefined;
+          if (run === undefined) {
+            if (calls++ === 0) return first(d, budget);
+            run = compile();
+          }
+          return run(d, budget);
+        } as Entry)(undefined, 0),
+    count: (run) => (items) => {
+      let n = 0;
+      for (let i = 0; i < items.length; i++) if (run(items[i])) n++;
+      return n;
     },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
@@ -519,9 +646,26 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    lazy: (compile) => {
-      let run: Entry | undefined;
-      return (d, budget) => (run ??= compile())(d, budget);
+    // The compiled entry is a parameter (a `let` would cost a check for its temporal dead zone at each
+    // call); one declared parameter, so that `evaluate(d)` passes as many arguments as it declares
+    // (fewer make V8 pad the call): a budget, when given, is the second argument.
+    // The first call answers through `first` (the interpreter: a filter run once costs no closures),
+    // the second compiles the program.
+    lazy: (compile, first) =>
+      ((run: Entry | undefined, calls: number) =>
+        function (this: unknown, d: unknown): boolean {
+          // eslint-disable-next-line prefer-rest-params
+          const budget = arguments.length > 1 ? (arguments[1] as EvaluationBudget | undefined) : undefined;
+          if (run === undefined) {
+            if (calls++ === 0) return first(d, budget);
+            run = compile();
+          }
+          return run(d, budget);
+        } as Entry)(undefined, 0),
+    count: (run) => (items) => {
+      let n = 0;
+      for (let i = 0; i < items.length; i++) if (run(items[i])) n++;
+      return n;
     },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
@@ -587,9 +731,26 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    lazy: (compile) => {
-      let run: Entry | undefined;
-      return (d, budget) => (run ??= compile())(d, budget);
+    // The compiled entry is a parameter (a `let` would cost a check for its temporal dead zone at each
+    // call); one declared parameter, so that `evaluate(d)` passes as many arguments as it declares
+    // (fewer make V8 pad the call): a budget, when given, is the second argument.
+    // The first call answers through `first` (the interpreter: a filter run once costs no closures),
+    // the second compiles the program.
+    lazy: (compile, first) =>
+      ((run: Entry | undefined, calls: number) =>
+        function (this: unknown, d: unknown): boolean {
+          // eslint-disable-next-line prefer-rest-params
+          const budget = arguments.length > 1 ? (arguments[1] as EvaluationBudget | undefined) : undefined;
+          if (run === undefined) {
+            if (calls++ === 0) return first(d, budget);
+            run = compile();
+          }
+          return run(d, budget);
+        } as Entry)(undefined, 0),
+    count: (run) => (items) => {
+      let n = 0;
+      for (let i = 0; i < items.length; i++) if (run(items[i])) n++;
+      return n;
     },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
@@ -655,9 +816,26 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    lazy: (compile) => {
-      let run: Entry | undefined;
-      return (d, budget) => (run ??= compile())(d, budget);
+    // The compiled entry is a parameter (a `let` would cost a check for its temporal dead zone at each
+    // call); one declared parameter, so that `evaluate(d)` passes as many arguments as it declares
+    // (fewer make V8 pad the call): a budget, when given, is the second argument.
+    // The first call answers through `first` (the interpreter: a filter run once costs no closures),
+    // the second compiles the program.
+    lazy: (compile, first) =>
+      ((run: Entry | undefined, calls: number) =>
+        function (this: unknown, d: unknown): boolean {
+          // eslint-disable-next-line prefer-rest-params
+          const budget = arguments.length > 1 ? (arguments[1] as EvaluationBudget | undefined) : undefined;
+          if (run === undefined) {
+            if (calls++ === 0) return first(d, budget);
+            run = compile();
+          }
+          return run(d, budget);
+        } as Entry)(undefined, 0),
+    count: (run) => (items) => {
+      let n = 0;
+      for (let i = 0; i < items.length; i++) if (run(items[i])) n++;
+      return n;
     },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
@@ -723,9 +901,26 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    lazy: (compile) => {
-      let run: Entry | undefined;
-      return (d, budget) => (run ??= compile())(d, budget);
+    // The compiled entry is a parameter (a `let` would cost a check for its temporal dead zone at each
+    // call); one declared parameter, so that `evaluate(d)` passes as many arguments as it declares
+    // (fewer make V8 pad the call): a budget, when given, is the second argument.
+    // The first call answers through `first` (the interpreter: a filter run once costs no closures),
+    // the second compiles the program.
+    lazy: (compile, first) =>
+      ((run: Entry | undefined, calls: number) =>
+        function (this: unknown, d: unknown): boolean {
+          // eslint-disable-next-line prefer-rest-params
+          const budget = arguments.length > 1 ? (arguments[1] as EvaluationBudget | undefined) : undefined;
+          if (run === undefined) {
+            if (calls++ === 0) return first(d, budget);
+            run = compile();
+          }
+          return run(d, budget);
+        } as Entry)(undefined, 0),
+    count: (run) => (items) => {
+      let n = 0;
+      for (let i = 0; i < items.length; i++) if (run(items[i])) n++;
+      return n;
     },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
@@ -791,9 +986,26 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    lazy: (compile) => {
-      let run: Entry | undefined;
-      return (d, budget) => (run ??= compile())(d, budget);
+    // The compiled entry is a parameter (a `let` would cost a check for its temporal dead zone at each
+    // call); one declared parameter, so that `evaluate(d)` passes as many arguments as it declares
+    // (fewer make V8 pad the call): a budget, when given, is the second argument.
+    // The first call answers through `first` (the interpreter: a filter run once costs no closures),
+    // the second compiles the program.
+    lazy: (compile, first) =>
+      ((run: Entry | undefined, calls: number) =>
+        function (this: unknown, d: unknown): boolean {
+          // eslint-disable-next-line prefer-rest-params
+          const budget = arguments.length > 1 ? (arguments[1] as EvaluationBudget | undefined) : undefined;
+          if (run === undefined) {
+            if (calls++ === 0) return first(d, budget);
+            run = compile();
+          }
+          return run(d, budget);
+        } as Entry)(undefined, 0),
+    count: (run) => (items) => {
+      let n = 0;
+      for (let i = 0; i < items.length; i++) if (run(items[i])) n++;
+      return n;
     },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
@@ -859,9 +1071,26 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    lazy: (compile) => {
-      let run: Entry | undefined;
-      return (d, budget) => (run ??= compile())(d, budget);
+    // The compiled entry is a parameter (a `let` would cost a check for its temporal dead zone at each
+    // call); one declared parameter, so that `evaluate(d)` passes as many arguments as it declares
+    // (fewer make V8 pad the call): a budget, when given, is the second argument.
+    // The first call answers through `first` (the interpreter: a filter run once costs no closures),
+    // the second compiles the program.
+    lazy: (compile, first) =>
+      ((run: Entry | undefined, calls: number) =>
+        function (this: unknown, d: unknown): boolean {
+          // eslint-disable-next-line prefer-rest-params
+          const budget = arguments.length > 1 ? (arguments[1] as EvaluationBudget | undefined) : undefined;
+          if (run === undefined) {
+            if (calls++ === 0) return first(d, budget);
+            run = compile();
+          }
+          return run(d, budget);
+        } as Entry)(undefined, 0),
+    count: (run) => (items) => {
+      let n = 0;
+      for (let i = 0; i < items.length; i++) if (run(items[i])) n++;
+      return n;
     },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
@@ -927,9 +1156,26 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    lazy: (compile) => {
-      let run: Entry | undefined;
-      return (d, budget) => (run ??= compile())(d, budget);
+    // The compiled entry is a parameter (a `let` would cost a check for its temporal dead zone at each
+    // call); one declared parameter, so that `evaluate(d)` passes as many arguments as it declares
+    // (fewer make V8 pad the call): a budget, when given, is the second argument.
+    // The first call answers through `first` (the interpreter: a filter run once costs no closures),
+    // the second compiles the program.
+    lazy: (compile, first) =>
+      ((run: Entry | undefined, calls: number) =>
+        function (this: unknown, d: unknown): boolean {
+          // eslint-disable-next-line prefer-rest-params
+          const budget = arguments.length > 1 ? (arguments[1] as EvaluationBudget | undefined) : undefined;
+          if (run === undefined) {
+            if (calls++ === 0) return first(d, budget);
+            run = compile();
+          }
+          return run(d, budget);
+        } as Entry)(undefined, 0),
+    count: (run) => (items) => {
+      let n = 0;
+      for (let i = 0; i < items.length; i++) if (run(items[i])) n++;
+      return n;
     },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
@@ -995,9 +1241,26 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    lazy: (compile) => {
-      let run: Entry | undefined;
-      return (d, budget) => (run ??= compile())(d, budget);
+    // The compiled entry is a parameter (a `let` would cost a check for its temporal dead zone at each
+    // call); one declared parameter, so that `evaluate(d)` passes as many arguments as it declares
+    // (fewer make V8 pad the call): a budget, when given, is the second argument.
+    // The first call answers through `first` (the interpreter: a filter run once costs no closures),
+    // the second compiles the program.
+    lazy: (compile, first) =>
+      ((run: Entry | undefined, calls: number) =>
+        function (this: unknown, d: unknown): boolean {
+          // eslint-disable-next-line prefer-rest-params
+          const budget = arguments.length > 1 ? (arguments[1] as EvaluationBudget | undefined) : undefined;
+          if (run === undefined) {
+            if (calls++ === 0) return first(d, budget);
+            run = compile();
+          }
+          return run(d, budget);
+        } as Entry)(undefined, 0),
+    count: (run) => (items) => {
+      let n = 0;
+      for (let i = 0; i < items.length; i++) if (run(items[i])) n++;
+      return n;
     },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
@@ -1063,9 +1326,26 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    lazy: (compile) => {
-      let run: Entry | undefined;
-      return (d, budget) => (run ??= compile())(d, budget);
+    // The compiled entry is a parameter (a `let` would cost a check for its temporal dead zone at each
+    // call); one declared parameter, so that `evaluate(d)` passes as many arguments as it declares
+    // (fewer make V8 pad the call): a budget, when given, is the second argument.
+    // The first call answers through `first` (the interpreter: a filter run once costs no closures),
+    // the second compiles the program.
+    lazy: (compile, first) =>
+      ((run: Entry | undefined, calls: number) =>
+        function (this: unknown, d: unknown): boolean {
+          // eslint-disable-next-line prefer-rest-params
+          const budget = arguments.length > 1 ? (arguments[1] as EvaluationBudget | undefined) : undefined;
+          if (run === undefined) {
+            if (calls++ === 0) return first(d, budget);
+            run = compile();
+          }
+          return run(d, budget);
+        } as Entry)(undefined, 0),
+    count: (run) => (items) => {
+      let n = 0;
+      for (let i = 0; i < items.length; i++) if (run(items[i])) n++;
+      return n;
     },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
@@ -1131,9 +1411,26 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    lazy: (compile) => {
-      let run: Entry | undefined;
-      return (d, budget) => (run ??= compile())(d, budget);
+    // The compiled entry is a parameter (a `let` would cost a check for its temporal dead zone at each
+    // call); one declared parameter, so that `evaluate(d)` passes as many arguments as it declares
+    // (fewer make V8 pad the call): a budget, when given, is the second argument.
+    // The first call answers through `first` (the interpreter: a filter run once costs no closures),
+    // the second compiles the program.
+    lazy: (compile, first) =>
+      ((run: Entry | undefined, calls: number) =>
+        function (this: unknown, d: unknown): boolean {
+          // eslint-disable-next-line prefer-rest-params
+          const budget = arguments.length > 1 ? (arguments[1] as EvaluationBudget | undefined) : undefined;
+          if (run === undefined) {
+            if (calls++ === 0) return first(d, budget);
+            run = compile();
+          }
+          return run(d, budget);
+        } as Entry)(undefined, 0),
+    count: (run) => (items) => {
+      let n = 0;
+      for (let i = 0; i < items.length; i++) if (run(items[i])) n++;
+      return n;
     },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
@@ -1199,9 +1496,26 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    lazy: (compile) => {
-      let run: Entry | undefined;
-      return (d, budget) => (run ??= compile())(d, budget);
+    // The compiled entry is a parameter (a `let` would cost a check for its temporal dead zone at each
+    // call); one declared parameter, so that `evaluate(d)` passes as many arguments as it declares
+    // (fewer make V8 pad the call): a budget, when given, is the second argument.
+    // The first call answers through `first` (the interpreter: a filter run once costs no closures),
+    // the second compiles the program.
+    lazy: (compile, first) =>
+      ((run: Entry | undefined, calls: number) =>
+        function (this: unknown, d: unknown): boolean {
+          // eslint-disable-next-line prefer-rest-params
+          const budget = arguments.length > 1 ? (arguments[1] as EvaluationBudget | undefined) : undefined;
+          if (run === undefined) {
+            if (calls++ === 0) return first(d, budget);
+            run = compile();
+          }
+          return run(d, budget);
+        } as Entry)(undefined, 0),
+    count: (run) => (items) => {
+      let n = 0;
+      for (let i = 0; i < items.length; i++) if (run(items[i])) n++;
+      return n;
     },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
@@ -1267,9 +1581,26 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    lazy: (compile) => {
-      let run: Entry | undefined;
-      return (d, budget) => (run ??= compile())(d, budget);
+    // The compiled entry is a parameter (a `let` would cost a check for its temporal dead zone at each
+    // call); one declared parameter, so that `evaluate(d)` passes as many arguments as it declares
+    // (fewer make V8 pad the call): a budget, when given, is the second argument.
+    // The first call answers through `first` (the interpreter: a filter run once costs no closures),
+    // the second compiles the program.
+    lazy: (compile, first) =>
+      ((run: Entry | undefined, calls: number) =>
+        function (this: unknown, d: unknown): boolean {
+          // eslint-disable-next-line prefer-rest-params
+          const budget = arguments.length > 1 ? (arguments[1] as EvaluationBudget | undefined) : undefined;
+          if (run === undefined) {
+            if (calls++ === 0) return first(d, budget);
+            run = compile();
+          }
+          return run(d, budget);
+        } as Entry)(undefined, 0),
+    count: (run) => (items) => {
+      let n = 0;
+      for (let i = 0; i < items.length; i++) if (run(items[i])) n++;
+      return n;
     },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
@@ -1335,9 +1666,26 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    lazy: (compile) => {
-      let run: Entry | undefined;
-      return (d, budget) => (run ??= compile())(d, budget);
+    // The compiled entry is a parameter (a `let` would cost a check for its temporal dead zone at each
+    // call); one declared parameter, so that `evaluate(d)` passes as many arguments as it declares
+    // (fewer make V8 pad the call): a budget, when given, is the second argument.
+    // The first call answers through `first` (the interpreter: a filter run once costs no closures),
+    // the second compiles the program.
+    lazy: (compile, first) =>
+      ((run: Entry | undefined, calls: number) =>
+        function (this: unknown, d: unknown): boolean {
+          // eslint-disable-next-line prefer-rest-params
+          const budget = arguments.length > 1 ? (arguments[1] as EvaluationBudget | undefined) : undefined;
+          if (run === undefined) {
+            if (calls++ === 0) return first(d, budget);
+            run = compile();
+          }
+          return run(d, budget);
+        } as Entry)(undefined, 0),
+    count: (run) => (items) => {
+      let n = 0;
+      for (let i = 0; i < items.length; i++) if (run(items[i])) n++;
+      return n;
     },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
@@ -1403,9 +1751,26 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    lazy: (compile) => {
-      let run: Entry | undefined;
-      return (d, budget) => (run ??= compile())(d, budget);
+    // The compiled entry is a parameter (a `let` would cost a check for its temporal dead zone at each
+    // call); one declared parameter, so that `evaluate(d)` passes as many arguments as it declares
+    // (fewer make V8 pad the call): a budget, when given, is the second argument.
+    // The first call answers through `first` (the interpreter: a filter run once costs no closures),
+    // the second compiles the program.
+    lazy: (compile, first) =>
+      ((run: Entry | undefined, calls: number) =>
+        function (this: unknown, d: unknown): boolean {
+          // eslint-disable-next-line prefer-rest-params
+          const budget = arguments.length > 1 ? (arguments[1] as EvaluationBudget | undefined) : undefined;
+          if (run === undefined) {
+            if (calls++ === 0) return first(d, budget);
+            run = compile();
+          }
+          return run(d, budget);
+        } as Entry)(undefined, 0),
+    count: (run) => (items) => {
+      let n = 0;
+      for (let i = 0; i < items.length; i++) if (run(items[i])) n++;
+      return n;
     },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
@@ -1471,9 +1836,26 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    lazy: (compile) => {
-      let run: Entry | undefined;
-      return (d, budget) => (run ??= compile())(d, budget);
+    // The compiled entry is a parameter (a `let` would cost a check for its temporal dead zone at each
+    // call); one declared parameter, so that `evaluate(d)` passes as many arguments as it declares
+    // (fewer make V8 pad the call): a budget, when given, is the second argument.
+    // The first call answers through `first` (the interpreter: a filter run once costs no closures),
+    // the second compiles the program.
+    lazy: (compile, first) =>
+      ((run: Entry | undefined, calls: number) =>
+        function (this: unknown, d: unknown): boolean {
+          // eslint-disable-next-line prefer-rest-params
+          const budget = arguments.length > 1 ? (arguments[1] as EvaluationBudget | undefined) : undefined;
+          if (run === undefined) {
+            if (calls++ === 0) return first(d, budget);
+            run = compile();
+          }
+          return run(d, budget);
+        } as Entry)(undefined, 0),
+    count: (run) => (items) => {
+      let n = 0;
+      for (let i = 0; i < items.length; i++) if (run(items[i])) n++;
+      return n;
     },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
@@ -1539,9 +1921,26 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    lazy: (compile) => {
-      let run: Entry | undefined;
-      return (d, budget) => (run ??= compile())(d, budget);
+    // The compiled entry is a parameter (a `let` would cost a check for its temporal dead zone at each
+    // call); one declared parameter, so that `evaluate(d)` passes as many arguments as it declares
+    // (fewer make V8 pad the call): a budget, when given, is the second argument.
+    // The first call answers through `first` (the interpreter: a filter run once costs no closures),
+    // the second compiles the program.
+    lazy: (compile, first) =>
+      ((run: Entry | undefined, calls: number) =>
+        function (this: unknown, d: unknown): boolean {
+          // eslint-disable-next-line prefer-rest-params
+          const budget = arguments.length > 1 ? (arguments[1] as EvaluationBudget | undefined) : undefined;
+          if (run === undefined) {
+            if (calls++ === 0) return first(d, budget);
+            run = compile();
+          }
+          return run(d, budget);
+        } as Entry)(undefined, 0),
+    count: (run) => (items) => {
+      let n = 0;
+      for (let i = 0; i < items.length; i++) if (run(items[i])) n++;
+      return n;
     },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
@@ -1607,9 +2006,26 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    lazy: (compile) => {
-      let run: Entry | undefined;
-      return (d, budget) => (run ??= compile())(d, budget);
+    // The compiled entry is a parameter (a `let` would cost a check for its temporal dead zone at each
+    // call); one declared parameter, so that `evaluate(d)` passes as many arguments as it declares
+    // (fewer make V8 pad the call): a budget, when given, is the second argument.
+    // The first call answers through `first` (the interpreter: a filter run once costs no closures),
+    // the second compiles the program.
+    lazy: (compile, first) =>
+      ((run: Entry | undefined, calls: number) =>
+        function (this: unknown, d: unknown): boolean {
+          // eslint-disable-next-line prefer-rest-params
+          const budget = arguments.length > 1 ? (arguments[1] as EvaluationBudget | undefined) : undefined;
+          if (run === undefined) {
+            if (calls++ === 0) return first(d, budget);
+            run = compile();
+          }
+          return run(d, budget);
+        } as Entry)(undefined, 0),
+    count: (run) => (items) => {
+      let n = 0;
+      for (let i = 0; i < items.length; i++) if (run(items[i])) n++;
+      return n;
     },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
@@ -1675,9 +2091,26 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    lazy: (compile) => {
-      let run: Entry | undefined;
-      return (d, budget) => (run ??= compile())(d, budget);
+    // The compiled entry is a parameter (a `let` would cost a check for its temporal dead zone at each
+    // call); one declared parameter, so that `evaluate(d)` passes as many arguments as it declares
+    // (fewer make V8 pad the call): a budget, when given, is the second argument.
+    // The first call answers through `first` (the interpreter: a filter run once costs no closures),
+    // the second compiles the program.
+    lazy: (compile, first) =>
+      ((run: Entry | undefined, calls: number) =>
+        function (this: unknown, d: unknown): boolean {
+          // eslint-disable-next-line prefer-rest-params
+          const budget = arguments.length > 1 ? (arguments[1] as EvaluationBudget | undefined) : undefined;
+          if (run === undefined) {
+            if (calls++ === 0) return first(d, budget);
+            run = compile();
+          }
+          return run(d, budget);
+        } as Entry)(undefined, 0),
+    count: (run) => (items) => {
+      let n = 0;
+      for (let i = 0; i < items.length; i++) if (run(items[i])) n++;
+      return n;
     },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
@@ -1743,9 +2176,26 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    lazy: (compile) => {
-      let run: Entry | undefined;
-      return (d, budget) => (run ??= compile())(d, budget);
+    // The compiled entry is a parameter (a `let` would cost a check for its temporal dead zone at each
+    // call); one declared parameter, so that `evaluate(d)` passes as many arguments as it declares
+    // (fewer make V8 pad the call): a budget, when given, is the second argument.
+    // The first call answers through `first` (the interpreter: a filter run once costs no closures),
+    // the second compiles the program.
+    lazy: (compile, first) =>
+      ((run: Entry | undefined, calls: number) =>
+        function (this: unknown, d: unknown): boolean {
+          // eslint-disable-next-line prefer-rest-params
+          const budget = arguments.length > 1 ? (arguments[1] as EvaluationBudget | undefined) : undefined;
+          if (run === undefined) {
+            if (calls++ === 0) return first(d, budget);
+            run = compile();
+          }
+          return run(d, budget);
+        } as Entry)(undefined, 0),
+    count: (run) => (items) => {
+      let n = 0;
+      for (let i = 0; i < items.length; i++) if (run(items[i])) n++;
+      return n;
     },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
@@ -1811,9 +2261,26 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    lazy: (compile) => {
-      let run: Entry | undefined;
-      return (d, budget) => (run ??= compile())(d, budget);
+    // The compiled entry is a parameter (a `let` would cost a check for its temporal dead zone at each
+    // call); one declared parameter, so that `evaluate(d)` passes as many arguments as it declares
+    // (fewer make V8 pad the call): a budget, when given, is the second argument.
+    // The first call answers through `first` (the interpreter: a filter run once costs no closures),
+    // the second compiles the program.
+    lazy: (compile, first) =>
+      ((run: Entry | undefined, calls: number) =>
+        function (this: unknown, d: unknown): boolean {
+          // eslint-disable-next-line prefer-rest-params
+          const budget = arguments.length > 1 ? (arguments[1] as EvaluationBudget | undefined) : undefined;
+          if (run === undefined) {
+            if (calls++ === 0) return first(d, budget);
+            run = compile();
+          }
+          return run(d, budget);
+        } as Entry)(undefined, 0),
+    count: (run) => (items) => {
+      let n = 0;
+      for (let i = 0; i < items.length; i++) if (run(items[i])) n++;
+      return n;
     },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
@@ -1879,9 +2346,26 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    lazy: (compile) => {
-      let run: Entry | undefined;
-      return (d, budget) => (run ??= compile())(d, budget);
+    // The compiled entry is a parameter (a `let` would cost a check for its temporal dead zone at each
+    // call); one declared parameter, so that `evaluate(d)` passes as many arguments as it declares
+    // (fewer make V8 pad the call): a budget, when given, is the second argument.
+    // The first call answers through `first` (the interpreter: a filter run once costs no closures),
+    // the second compiles the program.
+    lazy: (compile, first) =>
+      ((run: Entry | undefined, calls: number) =>
+        function (this: unknown, d: unknown): boolean {
+          // eslint-disable-next-line prefer-rest-params
+          const budget = arguments.length > 1 ? (arguments[1] as EvaluationBudget | undefined) : undefined;
+          if (run === undefined) {
+            if (calls++ === 0) return first(d, budget);
+            run = compile();
+          }
+          return run(d, budget);
+        } as Entry)(undefined, 0),
+    count: (run) => (items) => {
+      let n = 0;
+      for (let i = 0; i < items.length; i++) if (run(items[i])) n++;
+      return n;
     },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
@@ -1947,9 +2431,26 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    lazy: (compile) => {
-      let run: Entry | undefined;
-      return (d, budget) => (run ??= compile())(d, budget);
+    // The compiled entry is a parameter (a `let` would cost a check for its temporal dead zone at each
+    // call); one declared parameter, so that `evaluate(d)` passes as many arguments as it declares
+    // (fewer make V8 pad the call): a budget, when given, is the second argument.
+    // The first call answers through `first` (the interpreter: a filter run once costs no closures),
+    // the second compiles the program.
+    lazy: (compile, first) =>
+      ((run: Entry | undefined, calls: number) =>
+        function (this: unknown, d: unknown): boolean {
+          // eslint-disable-next-line prefer-rest-params
+          const budget = arguments.length > 1 ? (arguments[1] as EvaluationBudget | undefined) : undefined;
+          if (run === undefined) {
+            if (calls++ === 0) return first(d, budget);
+            run = compile();
+          }
+          return run(d, budget);
+        } as Entry)(undefined, 0),
+    count: (run) => (items) => {
+      let n = 0;
+      for (let i = 0; i < items.length; i++) if (run(items[i])) n++;
+      return n;
     },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
@@ -2015,9 +2516,26 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    lazy: (compile) => {
-      let run: Entry | undefined;
-      return (d, budget) => (run ??= compile())(d, budget);
+    // The compiled entry is a parameter (a `let` would cost a check for its temporal dead zone at each
+    // call); one declared parameter, so that `evaluate(d)` passes as many arguments as it declares
+    // (fewer make V8 pad the call): a budget, when given, is the second argument.
+    // The first call answers through `first` (the interpreter: a filter run once costs no closures),
+    // the second compiles the program.
+    lazy: (compile, first) =>
+      ((run: Entry | undefined, calls: number) =>
+        function (this: unknown, d: unknown): boolean {
+          // eslint-disable-next-line prefer-rest-params
+          const budget = arguments.length > 1 ? (arguments[1] as EvaluationBudget | undefined) : undefined;
+          if (run === undefined) {
+            if (calls++ === 0) return first(d, budget);
+            run = compile();
+          }
+          return run(d, budget);
+        } as Entry)(undefined, 0),
+    count: (run) => (items) => {
+      let n = 0;
+      for (let i = 0; i < items.length; i++) if (run(items[i])) n++;
+      return n;
     },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
@@ -2083,9 +2601,26 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    lazy: (compile) => {
-      let run: Entry | undefined;
-      return (d, budget) => (run ??= compile())(d, budget);
+    // The compiled entry is a parameter (a `let` would cost a check for its temporal dead zone at each
+    // call); one declared parameter, so that `evaluate(d)` passes as many arguments as it declares
+    // (fewer make V8 pad the call): a budget, when given, is the second argument.
+    // The first call answers through `first` (the interpreter: a filter run once costs no closures),
+    // the second compiles the program.
+    lazy: (compile, first) =>
+      ((run: Entry | undefined, calls: number) =>
+        function (this: unknown, d: unknown): boolean {
+          // eslint-disable-next-line prefer-rest-params
+          const budget = arguments.length > 1 ? (arguments[1] as EvaluationBudget | undefined) : undefined;
+          if (run === undefined) {
+            if (calls++ === 0) return first(d, budget);
+            run = compile();
+          }
+          return run(d, budget);
+        } as Entry)(undefined, 0),
+    count: (run) => (items) => {
+      let n = 0;
+      for (let i = 0; i < items.length; i++) if (run(items[i])) n++;
+      return n;
     },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
@@ -2151,9 +2686,26 @@ const SLOTS: readonly Clones[] = [
   },
   {
     entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    lazy: (compile) => {
-      let run: Entry | undefined;
-      return (d, budget) => (run ??= compile())(d, budget);
+    // The compiled entry is a parameter (a `let` would cost a check for its temporal dead zone at each
+    // call); one declared parameter, so that `evaluate(d)` passes as many arguments as it declares
+    // (fewer make V8 pad the call): a budget, when given, is the second argument.
+    // The first call answers through `first` (the interpreter: a filter run once costs no closures),
+    // the second compiles the program.
+    lazy: (compile, first) =>
+      ((run: Entry | undefined, calls: number) =>
+        function (this: unknown, d: unknown): boolean {
+          // eslint-disable-next-line prefer-rest-params
+          const budget = arguments.length > 1 ? (arguments[1] as EvaluationBudget | undefined) : undefined;
+          if (run === undefined) {
+            if (calls++ === 0) return first(d, budget);
+            run = compile();
+          }
+          return run(d, budget);
+        } as Entry)(undefined, 0),
+    count: (run) => (items) => {
+      let n = 0;
+      for (let i = 0; i < items.length; i++) if (run(items[i])) n++;
+      return n;
     },
     and2: (a, b) => (d, f) => a(d, f) && b(d, f),
     or2: (a, b) => (d, f) => a(d, f) || b(d, f),
@@ -2217,7 +2769,7 @@ const SLOTS: readonly Clones[] = [
       };
     },
   },
-];
+])(Object.prototype);
 
 let next = 0;
 

@@ -11,11 +11,11 @@ export const NOT_PLAIN: unique symbol = Symbol("not plain");
 /** Replaces `col[i]`, for `i` below `n`, by the value of one key in it, or `NOT_PLAIN`. */
 export type ColumnStep = (col: unknown[], n: number) => void;
 
-const OBJECT_PROTO = Object.prototype;
 type Proto = { __proto__?: unknown };
 type Rec = Record<string, unknown>;
 
-export const COLUMN_STEPS: ReadonlyMap<string, ColumnStep> = new Map<string, ColumnStep>([
+export const COLUMN_STEPS: ReadonlyMap<string, ColumnStep> = ((OBJECT_PROTO: object): ReadonlyMap<string, ColumnStep> =>
+  new Map<string, ColumnStep>([
   ["AutoPromote", (col, n) => {
     for (let i = 0; i < n; i++) {
       const v = col[i];
@@ -304,4 +304,4 @@ export const COLUMN_STEPS: ReadonlyMap<string, ColumnStep> = new Map<string, Col
       col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["UnhealthyAllocs"] : NOT_PLAIN;
     }
   }],
-]);
+]))(Object.prototype);

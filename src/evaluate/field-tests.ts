@@ -9,7 +9,6 @@ import { readsEmpty } from "../semantics/operators.js";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type General = (d: unknown, f?: any) => boolean;
-const OBJECT_PROTO = Object.prototype;
 type Proto = { __proto__?: unknown };
 type Rec = Record<string, unknown>;
 
@@ -31,6 +30,12 @@ export interface FieldTests {
   readonly memberFewStrings: (key: string, a: string, b: string, c: string, general: General) => General;
   /** A JSON value `== literal`: strings, and numbers and bools where the literal converts (`x`, `b`). */
   readonly jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General) => General;
+  /** A JSON value `== literal` where the literal converts to the bool `b` (its text `text`, its number `x` if any): bools first. */
+  readonly jsonEqualsBool: (key: string, text: string, x: number | undefined, b: boolean, negated: boolean, general: General) => General;
+  /** A JSON value `== literal` where the literal converts to the number `x` and to no bool: numbers first. */
+  readonly jsonEqualsNumber: (key: string, text: string, x: number, negated: boolean, general: General) => General;
+  /** `text in` a JSON value: a string (when `inStrings`: the text holds no raw bytes), or a list whose elements before the first equal to `text` are strings; anything else generally. */
+  readonly jsonIn: (key: string, text: string, inStrings: boolean, negated: boolean, general: General) => General;
   /** A JSON value `is empty`: strings and lists; anything else (and absent keys) generally. */
   readonly jsonEmpty: (key: string, negated: boolean, general: General) => General;
   /** A JSON value in a set of texts (none empty); values that are not strings generally. */
@@ -40,7 +45,8 @@ export interface FieldTests {
 }
 
 /** The tests for any key, read as a variable. */
-export const KEYED_TESTS: FieldTests = {
+export const KEYED_TESTS: FieldTests = ((OBJECT_PROTO: object): FieldTests =>
+  ({
   equalString: (key: string, text: string, negated: boolean, general: General): General =>
     (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? ((d as Rec)[key] === text) !== negated : general(d, f)),
   equalBool: (key: string, flip: boolean, general: General): General =>
@@ -89,6 +95,42 @@ export const KEYED_TESTS: FieldTests = {
       }
       return general(d, f);
     },
+  jsonEqualsBool: (key: string, text: string, x: number | undefined, b: boolean, negated: boolean, general: General): General =>
+    (d, f) => {
+      if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+        const v = (d as Rec)[key];
+        if (v === true || v === false) return (v === b) !== negated;
+        if (typeof v === "string") return (v === text) !== negated;
+        if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+      }
+      return general(d, f);
+    },
+  jsonEqualsNumber: (key: string, text: string, x: number, negated: boolean, general: General): General =>
+    (d, f) => {
+      if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+        const v = (d as Rec)[key];
+        if (typeof v === "number") return (v === x) !== negated;
+        if (typeof v === "string") return (v === text) !== negated;
+      }
+      return general(d, f);
+    },
+  jsonIn: (key: string, text: string, inStrings: boolean, negated: boolean, general: General): General =>
+    (d, f) => {
+      if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+        const v = (d as Rec)[key];
+        if (typeof v === "string") {
+          if (inStrings) return v.includes(text) !== negated;
+        } else if (Array.isArray(v)) {
+          for (let i = 0; i < v.length; i++) {
+            const e: unknown = v[i];
+            if (e === text) return !negated;
+            if (typeof e !== "string") return general(d, f);
+          }
+          return negated;
+        }
+      }
+      return general(d, f);
+    },
   jsonEmpty: (key: string, negated: boolean, general: General): General =>
     (d, f) => {
       if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
@@ -113,10 +155,11 @@ export const KEYED_TESTS: FieldTests = {
       }
       return general(d, f);
     },
-};
+}))(Object.prototype);
 
 /** The tests generated for each field name of the built-in schemas. */
-export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<string, Partial<FieldTests>>([
+export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = ((OBJECT_PROTO: object): ReadonlyMap<string, Partial<FieldTests>> =>
+  new Map<string, Partial<FieldTests>>([
   ["AutoPromote", {
     equalBool: (key: string, flip: boolean, general: General): General =>
       (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? ((d as Rec)["AutoPromote"] === true) !== flip : general(d, f)),
@@ -127,6 +170,16 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
           if (typeof v === "string") return (v === text) !== negated;
           if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
           if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonEqualsBool: (key: string, text: string, x: number | undefined, b: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["AutoPromote"];
+          if (v === true || v === false) return (v === b) !== negated;
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
         }
         return general(d, f);
       },
@@ -141,6 +194,16 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
           if (typeof v === "string") return (v === text) !== negated;
           if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
           if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonEqualsBool: (key: string, text: string, x: number | undefined, b: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["AutoRevert"];
+          if (v === true || v === false) return (v === b) !== negated;
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
         }
         return general(d, f);
       },
@@ -176,6 +239,15 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         }
         return general(d, f);
       },
+    jsonEqualsNumber: (key: string, text: string, x: number, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Complete"];
+          if (typeof v === "number") return (v === x) !== negated;
+          if (typeof v === "string") return (v === text) !== negated;
+        }
+        return general(d, f);
+      },
   }],
   ["CreateIndex", {
     equalInteger: (key: string, x: number, big: bigint, negated: boolean, general: General): General =>
@@ -196,6 +268,15 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         }
         return general(d, f);
       },
+    jsonEqualsNumber: (key: string, text: string, x: number, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["CreateIndex"];
+          if (typeof v === "number") return (v === x) !== negated;
+          if (typeof v === "string") return (v === text) !== negated;
+        }
+        return general(d, f);
+      },
   }],
   ["Datacenters", {
     inStrings: (key: string, text: string, negated: boolean, general: General): General =>
@@ -213,6 +294,23 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
           if (typeof v === "string") return (v === text) !== negated;
           if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
           if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonIn: (key: string, text: string, inStrings: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Datacenters"];
+          if (typeof v === "string") {
+            if (inStrings) return v.includes(text) !== negated;
+          } else if (Array.isArray(v)) {
+            for (let i = 0; i < v.length; i++) {
+              const e: unknown = v[i];
+              if (e === text) return !negated;
+              if (typeof e !== "string") return general(d, f);
+            }
+            return negated;
+          }
         }
         return general(d, f);
       },
@@ -244,6 +342,15 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         }
         return general(d, f);
       },
+    jsonEqualsNumber: (key: string, text: string, x: number, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Dead"];
+          if (typeof v === "number") return (v === x) !== negated;
+          if (typeof v === "string") return (v === text) !== negated;
+        }
+        return general(d, f);
+      },
   }],
   ["DesiredCanaries", {
     equalInteger: (key: string, x: number, big: bigint, negated: boolean, general: General): General =>
@@ -261,6 +368,15 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
           if (typeof v === "string") return (v === text) !== negated;
           if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
           if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonEqualsNumber: (key: string, text: string, x: number, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["DesiredCanaries"];
+          if (typeof v === "number") return (v === x) !== negated;
+          if (typeof v === "string") return (v === text) !== negated;
         }
         return general(d, f);
       },
@@ -284,6 +400,15 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         }
         return general(d, f);
       },
+    jsonEqualsNumber: (key: string, text: string, x: number, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["DesiredTotal"];
+          if (typeof v === "number") return (v === x) !== negated;
+          if (typeof v === "string") return (v === text) !== negated;
+        }
+        return general(d, f);
+      },
   }],
   ["EvalPriority", {
     equalInteger: (key: string, x: number, big: bigint, negated: boolean, general: General): General =>
@@ -301,6 +426,15 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
           if (typeof v === "string") return (v === text) !== negated;
           if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
           if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonEqualsNumber: (key: string, text: string, x: number, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["EvalPriority"];
+          if (typeof v === "number") return (v === x) !== negated;
+          if (typeof v === "string") return (v === text) !== negated;
         }
         return general(d, f);
       },
@@ -324,6 +458,15 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         }
         return general(d, f);
       },
+    jsonEqualsNumber: (key: string, text: string, x: number, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Failed"];
+          if (typeof v === "number") return (v === x) !== negated;
+          if (typeof v === "string") return (v === text) !== negated;
+        }
+        return general(d, f);
+      },
   }],
   ["HealthyAllocs", {
     equalInteger: (key: string, x: number, big: bigint, negated: boolean, general: General): General =>
@@ -341,6 +484,15 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
           if (typeof v === "string") return (v === text) !== negated;
           if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
           if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonEqualsNumber: (key: string, text: string, x: number, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["HealthyAllocs"];
+          if (typeof v === "number") return (v === x) !== negated;
+          if (typeof v === "string") return (v === text) !== negated;
         }
         return general(d, f);
       },
@@ -373,6 +525,23 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
           if (typeof v === "string") return (v === text) !== negated;
           if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
           if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonIn: (key: string, text: string, inStrings: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["ID"];
+          if (typeof v === "string") {
+            if (inStrings) return v.includes(text) !== negated;
+          } else if (Array.isArray(v)) {
+            for (let i = 0; i < v.length; i++) {
+              const e: unknown = v[i];
+              if (e === text) return !negated;
+              if (typeof e !== "string") return general(d, f);
+            }
+            return negated;
+          }
         }
         return general(d, f);
       },
@@ -414,6 +583,16 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         }
         return general(d, f);
       },
+    jsonEqualsBool: (key: string, text: string, x: number | undefined, b: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["IsMultiregion"];
+          if (v === true || v === false) return (v === b) !== negated;
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+        }
+        return general(d, f);
+      },
   }],
   ["JobCreateIndex", {
     equalInteger: (key: string, x: number, big: bigint, negated: boolean, general: General): General =>
@@ -431,6 +610,15 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
           if (typeof v === "string") return (v === text) !== negated;
           if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
           if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonEqualsNumber: (key: string, text: string, x: number, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["JobCreateIndex"];
+          if (typeof v === "number") return (v === x) !== negated;
+          if (typeof v === "string") return (v === text) !== negated;
         }
         return general(d, f);
       },
@@ -463,6 +651,23 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
           if (typeof v === "string") return (v === text) !== negated;
           if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
           if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonIn: (key: string, text: string, inStrings: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["JobID"];
+          if (typeof v === "string") {
+            if (inStrings) return v.includes(text) !== negated;
+          } else if (Array.isArray(v)) {
+            for (let i = 0; i < v.length; i++) {
+              const e: unknown = v[i];
+              if (e === text) return !negated;
+              if (typeof e !== "string") return general(d, f);
+            }
+            return negated;
+          }
         }
         return general(d, f);
       },
@@ -510,6 +715,15 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         }
         return general(d, f);
       },
+    jsonEqualsNumber: (key: string, text: string, x: number, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["JobModifyIndex"];
+          if (typeof v === "number") return (v === x) !== negated;
+          if (typeof v === "string") return (v === text) !== negated;
+        }
+        return general(d, f);
+      },
   }],
   ["JobSpecModifyIndex", {
     equalInteger: (key: string, x: number, big: bigint, negated: boolean, general: General): General =>
@@ -527,6 +741,15 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
           if (typeof v === "string") return (v === text) !== negated;
           if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
           if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonEqualsNumber: (key: string, text: string, x: number, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["JobSpecModifyIndex"];
+          if (typeof v === "number") return (v === x) !== negated;
+          if (typeof v === "string") return (v === text) !== negated;
         }
         return general(d, f);
       },
@@ -562,6 +785,15 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         }
         return general(d, f);
       },
+    jsonEqualsNumber: (key: string, text: string, x: number, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["JobVersion"];
+          if (typeof v === "number") return (v === x) !== negated;
+          if (typeof v === "string") return (v === text) !== negated;
+        }
+        return general(d, f);
+      },
   }],
   ["Lost", {
     equalInteger: (key: string, x: number, big: bigint, negated: boolean, general: General): General =>
@@ -582,6 +814,15 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         }
         return general(d, f);
       },
+    jsonEqualsNumber: (key: string, text: string, x: number, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Lost"];
+          if (typeof v === "number") return (v === x) !== negated;
+          if (typeof v === "string") return (v === text) !== negated;
+        }
+        return general(d, f);
+      },
   }],
   ["ModifyIndex", {
     equalInteger: (key: string, x: number, big: bigint, negated: boolean, general: General): General =>
@@ -599,6 +840,15 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
           if (typeof v === "string") return (v === text) !== negated;
           if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
           if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonEqualsNumber: (key: string, text: string, x: number, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["ModifyIndex"];
+          if (typeof v === "number") return (v === x) !== negated;
+          if (typeof v === "string") return (v === text) !== negated;
         }
         return general(d, f);
       },
@@ -643,6 +893,23 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
           if (typeof v === "string") return (v === text) !== negated;
           if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
           if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonIn: (key: string, text: string, inStrings: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Name"];
+          if (typeof v === "string") {
+            if (inStrings) return v.includes(text) !== negated;
+          } else if (Array.isArray(v)) {
+            for (let i = 0; i < v.length; i++) {
+              const e: unknown = v[i];
+              if (e === text) return !negated;
+              if (typeof e !== "string") return general(d, f);
+            }
+            return negated;
+          }
         }
         return general(d, f);
       },
@@ -702,6 +969,23 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         }
         return general(d, f);
       },
+    jsonIn: (key: string, text: string, inStrings: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Namespace"];
+          if (typeof v === "string") {
+            if (inStrings) return v.includes(text) !== negated;
+          } else if (Array.isArray(v)) {
+            for (let i = 0; i < v.length; i++) {
+              const e: unknown = v[i];
+              if (e === text) return !negated;
+              if (typeof e !== "string") return general(d, f);
+            }
+            return negated;
+          }
+        }
+        return general(d, f);
+      },
     jsonEmpty: (key: string, negated: boolean, general: General): General =>
       (d, f) => {
         if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
@@ -740,6 +1024,16 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         }
         return general(d, f);
       },
+    jsonEqualsBool: (key: string, text: string, x: number | undefined, b: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["ParameterizedJob"];
+          if (v === true || v === false) return (v === b) !== negated;
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+        }
+        return general(d, f);
+      },
   }],
   ["ParentID", {
     equalString: (key: string, text: string, negated: boolean, general: General): General =>
@@ -769,6 +1063,23 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
           if (typeof v === "string") return (v === text) !== negated;
           if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
           if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonIn: (key: string, text: string, inStrings: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["ParentID"];
+          if (typeof v === "string") {
+            if (inStrings) return v.includes(text) !== negated;
+          } else if (Array.isArray(v)) {
+            for (let i = 0; i < v.length; i++) {
+              const e: unknown = v[i];
+              if (e === text) return !negated;
+              if (typeof e !== "string") return general(d, f);
+            }
+            return negated;
+          }
         }
         return general(d, f);
       },
@@ -816,6 +1127,15 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         }
         return general(d, f);
       },
+    jsonEqualsNumber: (key: string, text: string, x: number, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Pending"];
+          if (typeof v === "number") return (v === x) !== negated;
+          if (typeof v === "string") return (v === text) !== negated;
+        }
+        return general(d, f);
+      },
   }],
   ["Periodic", {
     equalBool: (key: string, flip: boolean, general: General): General =>
@@ -827,6 +1147,16 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
           if (typeof v === "string") return (v === text) !== negated;
           if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
           if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonEqualsBool: (key: string, text: string, x: number | undefined, b: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Periodic"];
+          if (v === true || v === false) return (v === b) !== negated;
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
         }
         return general(d, f);
       },
@@ -850,6 +1180,15 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         }
         return general(d, f);
       },
+    jsonEqualsNumber: (key: string, text: string, x: number, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["PlacedAllocs"];
+          if (typeof v === "number") return (v === x) !== negated;
+          if (typeof v === "string") return (v === text) !== negated;
+        }
+        return general(d, f);
+      },
   }],
   ["PlacedCanaries", {
     inStrings: (key: string, text: string, negated: boolean, general: General): General =>
@@ -867,6 +1206,23 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
           if (typeof v === "string") return (v === text) !== negated;
           if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
           if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonIn: (key: string, text: string, inStrings: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["PlacedCanaries"];
+          if (typeof v === "string") {
+            if (inStrings) return v.includes(text) !== negated;
+          } else if (Array.isArray(v)) {
+            for (let i = 0; i < v.length; i++) {
+              const e: unknown = v[i];
+              if (e === text) return !negated;
+              if (typeof e !== "string") return general(d, f);
+            }
+            return negated;
+          }
         }
         return general(d, f);
       },
@@ -898,6 +1254,15 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         }
         return general(d, f);
       },
+    jsonEqualsNumber: (key: string, text: string, x: number, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Priority"];
+          if (typeof v === "number") return (v === x) !== negated;
+          if (typeof v === "string") return (v === text) !== negated;
+        }
+        return general(d, f);
+      },
   }],
   ["ProgressDeadline", {
     equalInteger: (key: string, x: number, big: bigint, negated: boolean, general: General): General =>
@@ -918,6 +1283,15 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         }
         return general(d, f);
       },
+    jsonEqualsNumber: (key: string, text: string, x: number, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["ProgressDeadline"];
+          if (typeof v === "number") return (v === x) !== negated;
+          if (typeof v === "string") return (v === text) !== negated;
+        }
+        return general(d, f);
+      },
   }],
   ["Promoted", {
     equalBool: (key: string, flip: boolean, general: General): General =>
@@ -929,6 +1303,16 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
           if (typeof v === "string") return (v === text) !== negated;
           if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
           if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonEqualsBool: (key: string, text: string, x: number | undefined, b: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Promoted"];
+          if (v === true || v === false) return (v === b) !== negated;
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
         }
         return general(d, f);
       },
@@ -952,6 +1336,15 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         }
         return general(d, f);
       },
+    jsonEqualsNumber: (key: string, text: string, x: number, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Queued"];
+          if (typeof v === "number") return (v === x) !== negated;
+          if (typeof v === "string") return (v === text) !== negated;
+        }
+        return general(d, f);
+      },
   }],
   ["Regions", {
     jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
@@ -961,6 +1354,23 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
           if (typeof v === "string") return (v === text) !== negated;
           if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
           if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonIn: (key: string, text: string, inStrings: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Regions"];
+          if (typeof v === "string") {
+            if (inStrings) return v.includes(text) !== negated;
+          } else if (Array.isArray(v)) {
+            for (let i = 0; i < v.length; i++) {
+              const e: unknown = v[i];
+              if (e === text) return !negated;
+              if (typeof e !== "string") return general(d, f);
+            }
+            return negated;
+          }
         }
         return general(d, f);
       },
@@ -1001,6 +1411,23 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
           if (typeof v === "string") return (v === text) !== negated;
           if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
           if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonIn: (key: string, text: string, inStrings: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["RequireProgressBy"];
+          if (typeof v === "string") {
+            if (inStrings) return v.includes(text) !== negated;
+          } else if (Array.isArray(v)) {
+            for (let i = 0; i < v.length; i++) {
+              const e: unknown = v[i];
+              if (e === text) return !negated;
+              if (typeof e !== "string") return general(d, f);
+            }
+            return negated;
+          }
         }
         return general(d, f);
       },
@@ -1048,6 +1475,15 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         }
         return general(d, f);
       },
+    jsonEqualsNumber: (key: string, text: string, x: number, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Running"];
+          if (typeof v === "number") return (v === x) !== negated;
+          if (typeof v === "string") return (v === text) !== negated;
+        }
+        return general(d, f);
+      },
   }],
   ["Starting", {
     equalInteger: (key: string, x: number, big: bigint, negated: boolean, general: General): General =>
@@ -1065,6 +1501,15 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
           if (typeof v === "string") return (v === text) !== negated;
           if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
           if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonEqualsNumber: (key: string, text: string, x: number, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Starting"];
+          if (typeof v === "number") return (v === x) !== negated;
+          if (typeof v === "string") return (v === text) !== negated;
         }
         return general(d, f);
       },
@@ -1097,6 +1542,23 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
           if (typeof v === "string") return (v === text) !== negated;
           if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
           if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonIn: (key: string, text: string, inStrings: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Status"];
+          if (typeof v === "string") {
+            if (inStrings) return v.includes(text) !== negated;
+          } else if (Array.isArray(v)) {
+            for (let i = 0; i < v.length; i++) {
+              const e: unknown = v[i];
+              if (e === text) return !negated;
+              if (typeof e !== "string") return general(d, f);
+            }
+            return negated;
+          }
         }
         return general(d, f);
       },
@@ -1156,6 +1618,23 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         }
         return general(d, f);
       },
+    jsonIn: (key: string, text: string, inStrings: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["StatusDescription"];
+          if (typeof v === "string") {
+            if (inStrings) return v.includes(text) !== negated;
+          } else if (Array.isArray(v)) {
+            for (let i = 0; i < v.length; i++) {
+              const e: unknown = v[i];
+              if (e === text) return !negated;
+              if (typeof e !== "string") return general(d, f);
+            }
+            return negated;
+          }
+        }
+        return general(d, f);
+      },
     jsonEmpty: (key: string, negated: boolean, general: General): General =>
       (d, f) => {
         if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
@@ -1194,6 +1673,16 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         }
         return general(d, f);
       },
+    jsonEqualsBool: (key: string, text: string, x: number | undefined, b: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Stop"];
+          if (v === true || v === false) return (v === b) !== negated;
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+        }
+        return general(d, f);
+      },
   }],
   ["Strategy", {
     jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
@@ -1223,6 +1712,15 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
           if (typeof v === "string") return (v === text) !== negated;
           if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
           if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonEqualsNumber: (key: string, text: string, x: number, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["SubmitTime"];
+          if (typeof v === "number") return (v === x) !== negated;
+          if (typeof v === "string") return (v === text) !== negated;
         }
         return general(d, f);
       },
@@ -1282,6 +1780,23 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         }
         return general(d, f);
       },
+    jsonIn: (key: string, text: string, inStrings: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Type"];
+          if (typeof v === "string") {
+            if (inStrings) return v.includes(text) !== negated;
+          } else if (Array.isArray(v)) {
+            for (let i = 0; i < v.length; i++) {
+              const e: unknown = v[i];
+              if (e === text) return !negated;
+              if (typeof e !== "string") return general(d, f);
+            }
+            return negated;
+          }
+        }
+        return general(d, f);
+      },
     jsonEmpty: (key: string, negated: boolean, general: General): General =>
       (d, f) => {
         if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
@@ -1326,5 +1841,14 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = new Map<str
         }
         return general(d, f);
       },
+    jsonEqualsNumber: (key: string, text: string, x: number, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["UnhealthyAllocs"];
+          if (typeof v === "number") return (v === x) !== negated;
+          if (typeof v === "string") return (v === text) !== negated;
+        }
+        return general(d, f);
+      },
   }],
-]);
+]))(Object.prototype);

@@ -46,10 +46,11 @@ export function checkAst(ast: Expr, source: string, schema: Type, options: Check
       case "and":
       case "or": {
         const outer = always;
-        e.operands.forEach((o, i) => {
+        const operands = e.operands;
+        for (let i = 0; i < operands.length; i++) {
           always = outer && i === 0;
-          visit(o, scope);
-        });
+          visit(operands[i]!, scope);
+        }
         always = outer;
         return;
       }

@@ -99,7 +99,11 @@ function nameEnd(at: number): number {
 
 /** True when the identifier at `at` is exactly `word` (a keyword token). */
 function wordAt(at: number, word: string): boolean {
-  return src.startsWith(word, at) && nameEnd(at) === at + word.length;
+  // Character by character (the words are short): no call into the engine's string builtins.
+  const end = at + word.length;
+  if (end > len) return false;
+  for (let i = 0; i < word.length; i++) if (src.charCodeAt(at + i) !== word.charCodeAt(i)) return false;
+  return end === len || !isNameChar(src.charCodeAt(end));
 }
 
 /** The end of the whitespace run at `at` (`at` when there is none). */
@@ -273,6 +277,10 @@ function name(): string {
 
 const TEXT_OPERATORS = ["contains", "matches", "in"] as const;
 const EMPTINESS = ["empty", "nil"] as const;
+// The operators' names as constants (a name built from its words would be a new string each time).
+const NOT_OPERATORS = { contains: "not contains", matches: "not matches", in: "not in" } as const;
+const IS_OPERATORS = { empty: "is empty", nil: "is nil" } as const;
+const IS_NOT_OPERATORS = { empty: "is not empty", nil: "is not nil" } as const;
 
 /** An operator read by `operatorAt`: which, where it is, and where what follows it starts. */
 let opSpan: Span = { start: 0, end: 0 };
@@ -298,15 +306,15 @@ function operatorAt(at: number, spaced: boolean): MatchOp | undefined {
   if (afterNot >= 0) {
     for (const word of TEXT_OPERATORS) {
       const after = spacedWord(afterNot, word);
-      if (after >= 0) return operator(`not ${word}`, at, afterNot + word.length, after);
+      if (after >= 0) return operator(NOT_OPERATORS[word], at, afterNot + word.length, after);
     }
   }
   const afterIs = spacedWord(at, "is");
   if (afterIs < 0) return undefined;
   const afterIsNot = spacedWord(afterIs, "not");
   for (const word of EMPTINESS) {
-    if (wordAt(afterIs, word)) return operator(`is ${word}`, at, afterIs + word.length, afterIs + word.length);
-    if (afterIsNot >= 0 && wordAt(afterIsNot, word)) return operator(`is not ${word}`, at, afterIsNot + word.length, afterIsNot + word.length);
+    if (wordAt(afterIs, word)) return operator(IS_OPERATORS[word], at, afterIs + word.length, afterIs + word.length);
+    if (afterIsNot >= 0 && wordAt(afterIsNot, word)) return operator(IS_NOT_OPERATORS[word], at, afterIsNot + word.length, afterIsNot + word.length);
   }
   return undefined;
 }
@@ -328,7 +336,7 @@ function operatorNext(): MatchOp | undefined {
  */
 function match(): MatchExpr {
   const c = src.charCodeAt(pos);
-  const selectorFirst = isLetter(c) || (c === 34 /* " */ && pointerPath(quoted(34)) !== undefined);
+  const selectorFirst = isLetter(c) || (c === 34 /* " */ && mayBePointer() && pointerPath(quoted(34)) !== undefined);
   let m: MatchExpr;
   if (selectorFirst) {
     const selector = selectorHere();
@@ -339,7 +347,7 @@ function match(): MatchExpr {
     if (op === "in" || op === "not in") {
       const right = selectorAfterIn();
       m = matchNode(op, span, right, wordLiteral(selector), { start: selector.span.start, end: right.span.end });
-    } else if (op.startsWith("is ")) {
+    } else if (op.charCodeAt(0) === 105 /* i */ && op.charCodeAt(1) === 115 /* s */) {
       m = matchNode(op, span, selector, undefined, { start: selector.span.start, end: span.end });
     } else {
       skipSpace();
@@ -367,15 +375,40 @@ function selectorAfterIn(): Selector {
   return selectorHere();
 }
 
+/**
+ * Whether the double-quoted token at `pos` may be a JSON Pointer (`pointerPath`): its body is empty
+ * or starts with "/". Most strings are not, and need not be cut out twice.
+ */
+function mayBePointer(): boolean {
+  const next = src.charCodeAt(pos + 1);
+  return next === 47 /* / */ || next === 34 /* " */;
+}
+
+/**
+ * Whether the body of the token `quoted` last cut out is its value as it stands: no backslash and no
+ * line break in a double-quoted one, no carriage return in a backtick one (`unquote` leaves it alone).
+ */
+let quotedAsIs = false;
+
 /** The quoted token starting at `pos` with quote character `q` (quotes included); declines when unterminated. */
 function quoted(q: number): string {
-  const close = src.indexOf(q === 34 ? '"' : "`", pos + 1);
-  if (close < 0) decline();
+  // One pass over the characters (no call into the engine's string builtins): the closing quote, and
+  // whether `unquote` would change the body.
+  let asIs = true;
+  let close = pos + 1;
+  for (; close < len; close++) {
+    const c = src.charCodeAt(close);
+    if (c === q) break;
+    if (q === 34 ? c === 92 /* \ */ || c === 10 /* \n */ : c === 13 /* \r */) asIs = false;
+  }
+  if (close >= len) decline();
+  quotedAsIs = asIs;
   return src.slice(pos, close + 1);
 }
 
-/** A quoted token's value; declines where the reference rejects its escapes. */
+/** A quoted token's value (`raw`, the token `quoted` last cut out); declines where the reference rejects its escapes. */
 function quotedValue(raw: string): string {
+  if (quotedAsIs) return raw.slice(1, -1);
   const value = unquote(raw);
   if (typeof value !== "string") decline();
   return value;
@@ -435,7 +468,7 @@ function selectorHere(): Selector {
 function valueHere(): Literal {
   const c = src.charCodeAt(pos);
   if (isLetter(c)) return wordLiteral(selectorHere());
-  if (c === 34 /* " */) {
+  if (c === 34 /* " */ && mayBePointer()) {
     const raw = quoted(34);
     const path = pointerPath(raw);
     if (path !== undefined) {
