@@ -1,5 +1,6 @@
 /**
- * FilterTable against hand-written code over rows (benny), in one run so ratios compare like with like:
+ * FilterTable against hand-written code over rows, the cases of each query interleaved in rounds
+ * (bench/rounds.ts), so ratios compare like with like:
  * for Q1–Q6 over 1,000, 100,000 and 1,000,000 generated job list entries, both modes (plain JSON and the
  * job schema):
  *  - `jobs.filter(handWritten)`;
@@ -12,60 +13,59 @@
  *   npm run bench            (after bench/run.ts's figures)
  *   npx tsx bench/table.ts [--quick]
  */
-import b from "benny";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { generateJobs } from "./jobs.js";
 import { QUERIES } from "./queries.js";
+import { duration, geomean, interleave, timing } from "./rounds.js";
 
 const LIB = process.env.FILTER_EXPR_BENCH_LIB ?? fileURLToPath(new URL("../dist/index.js", import.meta.url));
 const { compile, schemas, FilterTable } = (await import(pathToFileURL(LIB).href)) as typeof import("../src/index.js");
 
 const quick = process.argv.includes("--quick");
+const ROUNDS = quick ? 5 : 11;
 /** The most `table.filter(f)` may take against `jobs.filter(handWritten)` at 100,000 jobs (geometric mean of Q1–Q6, both modes). */
 const BAR = 0.5;
-type Summary = { results: { name: string; ops: number }[] };
-const ops = (s: Summary, name: string): number => s.results.find((r) => r.name === name)!.ops;
-const geomean = (xs: number[]) => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length);
-const lines: string[] = [];
+const lines: string[] = ["", `### FilterTable, ${ROUNDS} interleaved rounds per query (CPU time, medians)`];
 
 for (const size of [1_000, 100_000, 1_000_000]) {
-  const options = size >= 1_000_000 ? { minSamples: 5, maxTime: quick ? 0.5 : 1 } : { minSamples: quick ? 5 : 20, maxTime: quick ? 0.5 : 1.5 };
   const jobs = generateJobs(size);
-  lines.push(`${size.toLocaleString("en-US")} jobs (time per call; ratio to jobs.filter(hand-written)):`);
+  lines.push("", `${size.toLocaleString("en-US")} jobs (time per call; ratio to jobs.filter(hand-written)):`, "");
+  lines.push("| mode | query | matches | jobs.filter(hand) | table, same filter | table, new filter |", "|---|---|---|---|---|---|");
   const ratios = { warm: [] as number[], cold: [] as number[] };
   for (const [mode, schema] of [["JSON", undefined], ["typed", schemas.job]] as const) {
     const table = FilterTable.from(jobs, schema === undefined ? {} : { schema });
     for (const q of QUERIES) {
       const f = compile(q.expression, { schema });
-      const counts = [jobs.filter(q.handWritten).length, table.filter(f).length, f.filter(jobs).length];
+      const counts = [jobs.filter(q.handWritten).length, table.filter(f).length, f.filter(jobs).length, table.filter(compile(q.expression, { schema })).length];
       if (new Set(counts).size !== 1) throw new Error(`${q.id}: the answers disagree (${counts.join(", ")})`);
-      const s = (await b.suite(
-        `${size} ${mode} ${q.id}`,
-        b.add("hand-written", () => jobs.filter(q.handWritten), options),
-        b.add("table, same filter", () => table.filter(f), options),
-        b.add("table, new filter", () => table.filter(compile(q.expression, { schema })), options),
-      )) as unknown as Summary;
-      const hand = ops(s, "hand-written");
-      const warm = hand / ops(s, "table, same filter");
-      const cold = hand / ops(s, "table, new filter");
+      const t = interleave(
+        [
+          { name: "hand-written", run: () => jobs.filter(q.handWritten) },
+          { name: "table, same filter", run: () => table.filter(f) },
+          { name: "table, new filter", run: () => table.filter(compile(q.expression, { schema })) },
+        ],
+        { rounds: ROUNDS },
+      );
+      const ns = (name: string) => timing(t, name).ns;
+      const warm = ns("table, same filter") / ns("hand-written");
+      const cold = ns("table, new filter") / ns("hand-written");
       ratios.warm.push(warm);
       ratios.cold.push(cold);
-      const ms = (name: string) => `${(1e3 / ops(s, name)).toFixed(size >= 100_000 ? 2 : 4)} ms`;
-      lines.push(`  ${mode.padEnd(5)} ${q.id}  hand ${ms("hand-written")}  table ${ms("table, same filter")} (${warm.toFixed(2)}×)  new filter ${ms("table, new filter")} (${cold.toFixed(2)}×)  [${counts[0]} match]`);
+      lines.push(`| ${mode} | ${q.id} | ${counts[0]!.toLocaleString("en-US")} | ${duration(ns("hand-written"))} | ${duration(ns("table, same filter"))} (${warm.toFixed(2)}×) | ${duration(ns("table, new filter"))} (${cold.toFixed(2)}×) |`);
     }
     if (schema !== undefined) {
       // set: every row replaced by another row (the columns Q1–Q6 built are kept current).
       let i = 0;
-      const set = (await b.suite(`${size} set`, b.add("set", () => table.set(i++ % size, jobs[(i * 7919) % size]!), options))) as unknown as Summary;
-      lines.push(`  table.set(i, job) with ${table.columnBytes.toLocaleString("en-US")} bytes of columns: ${(1e9 / ops(set, "set")).toFixed(0)} ns per row`);
+      const set = interleave([{ name: "set", run: () => table.set(i++ % size, jobs[(i * 7919) % size]!) }], { rounds: ROUNDS });
+      lines.push("", `table.set(i, job) with ${table.columnBytes.toLocaleString("en-US")} bytes of columns: ${duration(timing(set, "set").ns)} per row`);
     }
   }
   const warm = geomean(ratios.warm);
-  lines.push(`  geometric mean of the ratios: same filter ${warm.toFixed(2)}×, new filter ${geomean(ratios.cold).toFixed(2)}×`);
+  lines.push("", `geometric mean of the ratios: same filter ${warm.toFixed(2)}×, new filter ${geomean(ratios.cold).toFixed(2)}×`);
   if (size === 100_000) {
     // The bar: a held list of 100,000 jobs filtered in at most half a hand-written loop's time.
     const met = warm <= BAR;
-    lines.push(`  bar (100,000 jobs, same filter, geometric mean ≤ ${BAR}×): ${met ? "met" : "MISSED"}`);
+    lines.push(`bar (100,000 jobs, same filter, geometric mean ≤ ${BAR}×): ${met ? "met" : "MISSED"}`);
     if (!met) process.exitCode = 1;
   }
 }
