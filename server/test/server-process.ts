@@ -2,8 +2,11 @@ import { spawn } from "node:child_process";
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { join } from "node:path";
 
-// The filter-server bin as a child process, for the tests about processes (restarts, kill -9, disks).
+// The filter-server bin as a child process, for the tests about processes (restarts, kill -9, disks):
+// its build, made current by the run's global setup (test/support/build-global.ts).
 const ROOT = join(import.meta.dirname, "..");
+/** The bin's command line before its arguments. */
+export const SERVER_BIN: readonly string[] = [process.execPath, join(ROOT, "dist/main.js")];
 const children = new Set<ChildProcessWithoutNullStreams>();
 
 export interface Exit {
@@ -35,7 +38,7 @@ export interface RunOptions {
 }
 
 export function run(args: string[], options: RunOptions = {}): Proc {
-  const node = [process.execPath, "--import", "tsx", "src/main.ts", ...args];
+  const node = [...SERVER_BIN, ...args];
   const env = { ...process.env, NO_COLOR: "1" };
   const child =
     options.fileSizeBlocks === undefined
@@ -66,7 +69,8 @@ export function run(args: string[], options: RunOptions = {}): Proc {
 export async function start(args: string[], options: RunOptions = {}): Promise<Running> {
   const proc = run(["--port", "0", "--ops-port", "0", ...args], options);
   const listening = (): { api: string; ops: string } | undefined => {
-    for (const line of proc.stdout().split("\n")) {
+    // Whole lines only (the last piece may be a line still being written).
+    for (const line of proc.stdout().split("\n").slice(0, -1)) {
       if (!line.startsWith("{")) continue;
       const entry = JSON.parse(line) as { api?: string; ops?: string };
       if (entry.api !== undefined && entry.ops !== undefined) return { api: entry.api, ops: entry.ops };

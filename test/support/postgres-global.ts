@@ -4,22 +4,21 @@
  * test that restarts or stops its cluster starts one of its own.
  */
 import type { TestProject } from "vitest/node";
-import { pgBin, startCluster, type ClusterAddress, type PostgresCluster } from "./postgres-cluster.js";
+import { pgBin, startCluster, type PostgresCluster } from "./postgres-cluster.js";
 
-declare module "vitest" {
-  export interface ProvidedContext {
-    /** The run's cluster, or null when PostgreSQL is not installed. */
-    postgres: ClusterAddress | null;
-  }
-}
+import "./shared-postgres.js";
 
-let cluster: PostgresCluster | undefined;
+// vitest runs a root global setup once per project: the projects share one cluster, stopped when the
+// last of them tears down.
+let cluster: Promise<PostgresCluster | undefined> | undefined;
+let users = 0;
 
-export async function setup(project: TestProject): Promise<void> {
-  if (pgBin() !== undefined) cluster = await startCluster();
-  project.provide("postgres", cluster === undefined ? null : { port: cluster.port, dir: cluster.dir });
-}
-
-export async function teardown(): Promise<void> {
-  await cluster?.stop();
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  users++;
+  cluster ??= pgBin() === undefined ? Promise.resolve(undefined) : startCluster();
+  const running = await cluster;
+  project.provide("postgres", running === undefined ? null : { port: running.port, dir: running.dir });
+  return async () => {
+    if (--users === 0) await running?.stop();
+  };
 }
