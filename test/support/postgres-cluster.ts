@@ -47,6 +47,13 @@ export interface ClusterAddress {
   readonly dir: string;
 }
 
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The test run's cluster (postgres-global.ts), or null when PostgreSQL is not installed. */
+    postgres: ClusterAddress | null;
+  }
+}
+
 /** A running cluster. */
 export interface PostgresCluster extends ClusterAddress {
   /** The last lines of the server's log (for a failure's message). */

@@ -6,8 +6,6 @@
 import type { TestProject } from "vitest/node";
 import { pgBin, startCluster, type PostgresCluster } from "./postgres-cluster.js";
 
-import "./shared-postgres.js";
-
 // vitest runs a root global setup once per project: the projects share one cluster, stopped when the
 // last of them tears down.
 let cluster: Promise<PostgresCluster | undefined> | undefined;

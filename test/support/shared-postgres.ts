@@ -4,14 +4,7 @@
  * cluster goes.
  */
 import { inject } from "vitest";
-import { clusterAt, type ClusterAddress, type PostgresCluster } from "./postgres-cluster.js";
-
-declare module "vitest" {
-  export interface ProvidedContext {
-    /** The run's cluster (postgres-global.ts), or null when PostgreSQL is not installed. */
-    postgres: ClusterAddress | null;
-  }
-}
+import { clusterAt, type PostgresCluster } from "./postgres-cluster.js";
 
 let made = 0;
 
