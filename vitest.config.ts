@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { SUITE } from "./test/support/suite-options.js";
 
 // One `npm test` for both packages of the repository: the library (this folder) and the server (server/).
 export default defineConfig({
@@ -8,15 +9,16 @@ export default defineConfig({
     // two cores busy (the suite took 296–309 s with three, 281 s with four), where vitest's default
     // (cores − 1) runs one file at a time.
     maxWorkers: 4,
+    // Current builds of both packages (processes under test start from them), and one PostgreSQL
+    // cluster for the run (each test file takes databases of its own in it).
+    globalSetup: ["./test/support/build-global.ts", "./test/support/postgres-global.ts"],
     minWorkers: 1,
     projects: [
       {
         test: {
           name: "filter-expr",
           include: ["test/**/*.test.ts"],
-          testTimeout: 30_000,
-          hookTimeout: 30_000,
-          pool: "forks",
+          ...SUITE,
         },
       },
       "server/vitest.config.ts",

@@ -142,7 +142,7 @@ async function time(reps: number, f: () => Promise<unknown>): Promise<number> {
 async function main(): Promise<void> {
   const { Client } = pg;
   const cluster = await startCluster({ shared_buffers: "512MB", work_mem: "64MB", maintenance_work_mem: "512MB", max_wal_size: "4GB" });
-  const client = new Client({ host: "127.0.0.1", port: cluster.port, user: "bench", database: "postgres" });
+  const client = new Client({ host: "127.0.0.1", port: cluster.port, user: "postgres", database: "postgres" });
   const lines: string[] = [];
   try {
     await client.connect();
@@ -185,7 +185,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await client.end().catch(() => undefined);
-    cluster.stop();
+    await cluster.stop();
   }
   console.log(`\n${lines.join("\n")}`);
 }

@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineProject } from "vitest/config";
+import { SUITE } from "../test/support/suite-options.js";
 
 export default defineProject({
   resolve: {
@@ -9,8 +10,6 @@ export default defineProject({
   test: {
     name: "server",
     include: ["test/**/*.test.ts"],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
-    pool: "forks",
+    ...SUITE,
   },
 });

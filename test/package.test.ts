@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compile, schemas } from "../src/index.js";
+import { HANG_MS } from "./support/wait.js";
 
 // Both packages as a user gets them: `npm pack`, then `npm install` of the tarballs into empty projects
 // outside the repository, used from CommonJS, ESM and strict TypeScript, and both binaries run.
@@ -40,12 +41,12 @@ interface Run {
 function npm(args: string[], cwd: string): Run {
   const own = Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith("npm_"));
   const env = { ...Object.fromEntries(own), npm_config_userconfig: join(work, "empty-npmrc"), npm_config_update_notifier: "false", npm_config_fund: "false", npm_config_audit: "false" };
-  const r = spawnSync("npm", args, { cwd, env, encoding: "utf8", timeout: 240_000 });
+  const r = spawnSync("npm", args, { cwd, env, encoding: "utf8", timeout: HANG_MS });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 function node(args: string[], cwd: string): Run {
-  const r = spawnSync(process.execPath, args, { cwd, encoding: "utf8", timeout: 60_000 });
+  const r = spawnSync(process.execPath, args, { cwd, encoding: "utf8", timeout: HANG_MS });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -86,7 +87,7 @@ beforeAll(() => {
   const install = npm(["install", "--no-package-lock", library.file], app);
   expect(install.status, install.stderr).toBe(0);
   installOutput = install.stdout + install.stderr;
-}, 300_000);
+});
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe("the library's tarball, installed into an empty project", () => {
@@ -228,5 +229,5 @@ describe("the server's tarball, installed with the library's", () => {
     } finally {
       child.kill("SIGKILL");
     }
-  }, 240_000);
+  });
 });

@@ -161,8 +161,10 @@ function check(kind: StoreKind, order: CheckOrder, worlds: number, perWorld: num
 }
 
 describe.each([
-  // 10,000 requests on the embedded store, 1,000 on PostgreSQL (a database per side and world).
-  { kind: "memory" as const, worlds: 125, perWorld: 80, nomadWorlds: 60 },
+  // 4,800 requests on the embedded store, 1,000 on PostgreSQL (a database per side and world). The
+  // acl-first run has as many worlds as the nomad-order run below, in which the same property finds the
+  // known leak: a size at which it catches that mutation of the check order (it took 125 worlds before).
+  { kind: "memory" as const, worlds: 60, perWorld: 80, nomadWorlds: 60 },
   { kind: "postgres" as const, worlds: 8, perWorld: 125, nomadWorlds: 30 },
 ])("$kind store: hidden namespaces do not change any answer", ({ kind, worlds, perWorld, nomadWorlds }) => {
   it(`acl-first: ${worlds * perWorld} requests over ${worlds} pairs of worlds differing only in what the token cannot read get byte-identical answers`, async () => {
@@ -181,13 +183,13 @@ describe.each([
     expect(tally.nextTokens, seen).toBeGreaterThan(tally.cases * 0.08);
     expect(tally.items, seen).toBeGreaterThan(tally.cases * 0.6);
     expect(tally.exposed, seen).toBeGreaterThan(tally.cases * 0.3);
-  }, 120_000);
+  });
 
   it("nomad order: the same property fails (a filter's error on a hidden item tells it apart)", async () => {
     const result = await check(kind, "nomad", nomadWorlds, perWorld, newTally());
     expect(result.failed).toBe(true);
     expect(String(result.errorInstance)).toMatch(/answered differently/);
-  }, 60_000);
+  });
 });
 
 // ---- the issue's attack ----

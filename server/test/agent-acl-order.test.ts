@@ -26,7 +26,7 @@ beforeAll(async () => {
   await eventually(async () => {
     const members = await json<{ Members: { Name: string; Status: string }[] }>(await fetch(`${alpha.base}/v1/agent/members`, { headers: auth(TOKENS.management) }));
     return members.Members.some((m) => m.Name === "bravo.global" && m.Status === "alive") ? true : undefined;
-  }, 10_000, "bravo alive in alpha's member list");
+  }, "bravo alive in alpha's member list");
 });
 afterAll(closeAll);
 

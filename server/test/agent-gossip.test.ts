@@ -92,7 +92,7 @@ describe("POST /v1/agent/join", () => {
     await fetch(`${a.base}/v1/agent/join?address=${b.address}`, { method: "POST" });
     await fetch(`${c.base}/v1/agent/join?address=${a.address}`, { method: "PUT" });
     for (const agent of [a, b, c]) {
-      await eventually(async () => ((await members(agent.base)).Members.filter((m) => m.Status === "alive").length === 3 ? true : undefined), 5000, "three alive members");
+      await eventually(async () => ((await members(agent.base)).Members.filter((m) => m.Status === "alive").length === 3 ? true : undefined), "three alive members");
     }
   });
 
@@ -168,7 +168,7 @@ describe("failure detection and POST /v1/agent/force-leave", () => {
     expect(await status()).toBe("alive");
 
     await b.close();
-    await eventually(async () => ((await status()) === "failed" ? true : undefined), 5000, "bravo to fail");
+    await eventually(async () => ((await status()) === "failed" ? true : undefined), "bravo to fail");
 
     // ACL: agent:write.
     expect((await fetch(`${a.base}/v1/agent/force-leave?node=bravo.global`, { method: "POST", headers: auth(TOKENS.agentRead) })).status).toBe(403);
@@ -191,7 +191,7 @@ describe("failure detection and POST /v1/agent/force-leave", () => {
     const b = await startAgent({ nodeName: "bravo" });
     await fetch(`${a.base}/v1/agent/join?address=${b.address}`, { method: "POST" });
     await b.close();
-    await eventually(async () => ((await statusOf(a.base, "bravo.global")) === "failed" ? true : undefined), 5000, "bravo to fail");
+    await eventually(async () => ((await statusOf(a.base, "bravo.global")) === "failed" ? true : undefined), "bravo to fail");
     expect((await fetch(`${a.base}/v1/agent/force-leave?node=bravo&prune=1`, { method: "POST" })).status).toBe(200);
     expect((await members(a.base)).Members.map((m) => m.Name)).toEqual(["alpha.global"]);
   });
@@ -205,9 +205,9 @@ describe("failure detection and POST /v1/agent/force-leave", () => {
       b.app.server.close(() => resolve());
       b.app.server.closeAllConnections();
     });
-    await eventually(async () => ((await statusOf(a.base, "bravo.global")) === "failed" ? true : undefined), 5000, "bravo to fail");
+    await eventually(async () => ((await statusOf(a.base, "bravo.global")) === "failed" ? true : undefined), "bravo to fail");
     await new Promise<void>((resolve) => b.app.server.listen(b.port, "127.0.0.1", resolve));
-    await eventually(async () => ((await statusOf(a.base, "bravo.global")) === "alive" ? true : undefined), 5000, "bravo to come back");
+    await eventually(async () => ((await statusOf(a.base, "bravo.global")) === "alive" ? true : undefined), "bravo to come back");
   });
 
   it("validates node and prune", async () => {

@@ -70,7 +70,7 @@ describe("GET /v1/agent/monitor", () => {
     const monitor = await openMonitor(server, "");
     expect(monitor.response.status).toBe(200);
     expect(monitor.response.headers.get("content-type")).toBe("application/json");
-    await eventually(async () => (server.ctx.logEvents.listenerCount("line") > 0 ? true : undefined), 2000, "the monitor to listen");
+    await eventually(async () => (server.ctx.logEvents.listenerCount("line") > 0 ? true : undefined), "the monitor to listen");
 
     await makeLogs(server);
     const decoded = await eventually(async () => {
@@ -78,7 +78,7 @@ describe("GET /v1/agent/monitor", () => {
       const data = frames.filter((f) => f.Data !== undefined);
       const text = data.map((f) => Buffer.from(f.Data ?? "", "base64").toString("utf8")).join("");
       return text.includes("joined 0 of 1 addresses") ? { frames: data, text } : undefined;
-    }, 5000, "the join log line");
+    }, "the join log line");
     for (const frame of decoded.frames) {
       expect(Object.keys(frame)).toEqual(["Data", "FileEvent", "Offset"]);
       expect(frame.FileEvent).toBe("log");
@@ -93,22 +93,22 @@ describe("GET /v1/agent/monitor", () => {
 
     // Quiet periods carry heartbeats.
     const before = splitFrames(monitor.text()).frames.length;
-    await eventually(async () => (splitFrames(monitor.text()).frames.length > before ? true : undefined), 3000, "a heartbeat");
+    await eventually(async () => (splitFrames(monitor.text()).frames.length > before ? true : undefined), "a heartbeat");
     expect(splitFrames(monitor.text()).frames.slice(before).some((f) => Object.keys(f).length === 0)).toBe(true);
 
     await monitor.close();
-    await eventually(async () => (server.ctx.logEvents.listenerCount("line") === 0 ? true : undefined), 3000, "the monitor to stop listening");
+    await eventually(async () => (server.ctx.logEvents.listenerCount("line") === 0 ? true : undefined), "the monitor to stop listening");
   });
 
   it("filters by log_level", async () => {
     const server = await startAgent({ mode: "client" });
     const warnings = await openMonitor(server, "?log_level=WARN&plain=true");
     const everything = await openMonitor(server, "?log_level=debug&plain=true");
-    await eventually(async () => (server.ctx.logEvents.listenerCount("line") === 2 ? true : undefined), 2000, "two monitors");
+    await eventually(async () => (server.ctx.logEvents.listenerCount("line") === 2 ? true : undefined), "two monitors");
     await fetch(`${server.base}/v1/agent/servers?address=127.0.0.1:1`, { method: "POST" }); // no log line: it fails
     await fetch(`${server.base}/v1/agent/health`); // warn: health check failed
     await fetch(`${server.base}/v1/agent/self`); // debug: request complete
-    await eventually(async () => (everything.text().includes("request complete") && warnings.text().includes("health check failed") ? true : undefined), 5000, "lines");
+    await eventually(async () => (everything.text().includes("request complete") && warnings.text().includes("health check failed") ? true : undefined), "lines");
     expect(everything.text()).toContain("[WARN]  agent: health check failed");
     expect(everything.text()).toContain("[DEBUG]");
     expect(warnings.text()).not.toContain("[DEBUG]");
@@ -122,9 +122,9 @@ describe("GET /v1/agent/monitor", () => {
     const plain = await openMonitor(server, "?plain=true&log_include_location=true");
     const jsonLines = await openMonitor(server, "?plain=1&log_json=true&log_include_location=true");
     expect(plain.response.headers.get("content-type")).toBe("text/plain");
-    await eventually(async () => (server.ctx.logEvents.listenerCount("line") === 2 ? true : undefined), 2000, "two monitors");
+    await eventually(async () => (server.ctx.logEvents.listenerCount("line") === 2 ? true : undefined), "two monitors");
     await makeLogs(server);
-    await eventually(async () => (plain.text().includes("joined 0 of 1") && jsonLines.text().includes("joined 0 of 1") ? true : undefined), 5000, "lines");
+    await eventually(async () => (plain.text().includes("joined 0 of 1") && jsonLines.text().includes("joined 0 of 1") ? true : undefined), "lines");
 
     const line = plain.text().split("\n").find((l) => l.includes("joined 0 of 1")) ?? "";
     expect(line).toMatch(/ \[INFO\]  (?:server\/)?src\/agent\/gossip\/routes\.ts:\d+: agent: joined 0 of 1 addresses: addresses=\["127\.0\.0\.1:1"\] joined=0$/);
@@ -169,17 +169,17 @@ describe("GET /v1/agent/monitor", () => {
     await fetch(`${a.base}/v1/agent/join?address=${b.address}`, { method: "POST" });
     const monitor = await openMonitor(a, "?server_id=bravo&plain=true");
     expect(monitor.response.status).toBe(200);
-    await eventually(async () => (b.ctx.logEvents.listenerCount("line") > 0 ? true : undefined), 2000, "bravo's monitor");
+    await eventually(async () => (b.ctx.logEvents.listenerCount("line") > 0 ? true : undefined), "bravo's monitor");
     await fetch(`${b.base}/v1/agent/join?address=127.0.0.1:1`, { method: "POST" });
-    await eventually(async () => (monitor.text().includes("joined 0 of 1") ? true : undefined), 5000, "bravo's line through alpha");
+    await eventually(async () => (monitor.text().includes("joined 0 of 1") ? true : undefined), "bravo's line through alpha");
     await monitor.close();
-    await eventually(async () => (b.ctx.logEvents.listenerCount("line") === 0 ? true : undefined), 3000, "bravo's monitor to end");
+    await eventually(async () => (b.ctx.logEvents.listenerCount("line") === 0 ? true : undefined), "bravo's monitor to end");
   });
 
   it("ends open streams when the server shuts down", async () => {
     const server = await startAgent();
     const monitor = await openMonitor(server, "");
-    await eventually(async () => (server.ctx.logEvents.listenerCount("line") > 0 ? true : undefined), 2000, "the monitor");
+    await eventually(async () => (server.ctx.logEvents.listenerCount("line") > 0 ? true : undefined), "the monitor");
     await server.close();
     expect(server.ctx.logEvents.listenerCount("line")).toBe(0);
     await monitor.close();

@@ -4,6 +4,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { killAll, run, start } from "./server-process.js";
+import { until } from "../../test/support/wait.js";
+
+/**
+ * The grace periods of the shutdown tests: far longer than a busy machine takes to see the server
+ * draining and ask it a list, so that all of it happens within the period (which ends it).
+ */
+const GRACE_S = 10;
 
 // The filter-server bin as a child process: real arguments, real signals, real exit codes.
 afterEach(killAll);
@@ -111,24 +118,17 @@ describe("filter-server", () => {
   });
 
   it("graceful shutdown: during the wait /health is 503 while /v1/jobs answers 200; then it exits 0", async () => {
-    const bin = await start(["--graceful-shutdown-wait", "2s"]);
+    const bin = await start(["--graceful-shutdown-wait", `${GRACE_S}s`]);
     expect((await fetch(`${bin.ops}/health`)).status).toBe(200);
     const signalled = Date.now();
     bin.child.kill("SIGTERM");
-    let sawDraining = false;
-    while (Date.now() - signalled < 1500) {
-      const health = await fetch(`${bin.ops}/health`);
-      if (health.status === 503) {
-        sawDraining = true;
-        expect((await fetch(`${bin.api}/v1/jobs?per_page=1`)).status).toBe(200);
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(sawDraining).toBe(true);
+    await until("/health 503 (draining)", async () => (await fetch(`${bin.ops}/health`)).status === 503, 20);
+    expect((await fetch(`${bin.api}/v1/jobs?per_page=1`)).status).toBe(200);
+    expect((await fetch(`${bin.ops}/health`)).status).toBe(503);
     expect(bin.child.exitCode).toBeNull();
     const { code } = await bin.exit;
     expect(code).toBe(0);
-    expect(Date.now() - signalled).toBeGreaterThanOrEqual(1900);
+    expect(Date.now() - signalled).toBeGreaterThanOrEqual(GRACE_S * 1000 - 100);
     expect(bin.output()).toContain("server stopped");
   });
 
@@ -139,7 +139,7 @@ describe("filter-server", () => {
       `controller {
   name = "ci-controller"
   database { url = "env://FILTER_SERVER_TEST_DB" }
-  graceful_shutdown_wait_duration = "1s"
+  graceful_shutdown_wait_duration = "${GRACE_S}s"
 }
 listener "tcp" {
   address = "127.0.0.1:${apiPort}"
@@ -155,30 +155,27 @@ listener "tcp" {
     );
     process.env["FILTER_SERVER_TEST_DB"] = "postgresql://127.0.0.1/none";
     const bin = run(["--config", config]);
-    let up = false;
-    for (let i = 0; i < 200 && !up; i++) {
-      up = await fetch(`http://127.0.0.1:${opsPort}/health`).then((r) => r.status === 200, () => false);
-      if (!up) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(up).toBe(true);
+    await until("/health 200 (started)", () => fetch(`http://127.0.0.1:${opsPort}/health`).then((r) => r.status === 200, () => false), 100);
     expect((await fetch(`http://127.0.0.1:${apiPort}/v1/jobs?per_page=1`)).status).toBe(200);
     const signalled = Date.now();
     bin.child.kill("SIGINT");
     // The grace period starts when the signal arrives: /health turns 503 and stays so until the exit.
-    let health = 200;
-    for (let i = 0; i < 100 && health === 200; i++) health = (await fetch(`http://127.0.0.1:${opsPort}/health`)).status;
-    expect(health).toBe(503);
+    await until("/health 503 (draining)", async () => (await fetch(`http://127.0.0.1:${opsPort}/health`)).status === 503, 20);
     expect((await fetch(`http://127.0.0.1:${apiPort}/v1/deployments?per_page=1`)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${opsPort}/health`)).status).toBe(503);
     expect((await bin.exit).code).toBe(0);
-    expect(Date.now() - signalled).toBeGreaterThanOrEqual(900);
+    expect(Date.now() - signalled).toBeGreaterThanOrEqual(GRACE_S * 1000 - 100);
   });
 
   it("without a grace period a signal stops it at once, exit 0", async () => {
-    const bin = await start([]);
+    const bin = await start(["--shutdown-timeout", "120s"]);
     const t = Date.now();
     bin.child.kill("SIGTERM");
     expect((await bin.exit).code).toBe(0);
-    expect(Date.now() - t).toBeLessThan(5000);
+    // No grace period, and far below the shutdown timeout (however busy the machine): nothing waited.
+    expect(bin.output()).toContain("shutdown signal received; shutting down");
+    expect(bin.output()).not.toContain("reporting unhealthy");
+    expect(Date.now() - t).toBeLessThan(60_000);
   });
 
   it("--data-dir: nothing acknowledged is lost when the process is killed", async () => {

@@ -13,6 +13,7 @@ import { DEFAULT_OPTIONS } from "../src/context.js";
 import type { RunningServer } from "../src/ops/start.js";
 import { startServer } from "../src/ops/start.js";
 import { killAll, start, stop, type Running } from "./server-process.js";
+import { until } from "../../test/support/wait.js";
 
 /** Plain bytes: the test reads the answers, and gzip of each would only cost time. */
 const identity = { headers: { "Accept-Encoding": "identity" } };
@@ -26,15 +27,6 @@ function dataFile(count: number, nameLength: number): string {
   const jobs = Array.from({ length: count }, (_, i) => ({ ID: `job-${String(i).padStart(6, "0")}`, StatusDescription: `${pad}-${i}`, Datacenters: ["dc1"], CreateIndex: 5, ModifyIndex: 5 }));
   writeFileSync(file, JSON.stringify({ jobs, deployments: [] }));
   return file;
-}
-
-/** Polls `condition` every few milliseconds until it holds, failing after `ms`. */
-async function until(what: string, condition: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 const register = (base: string, id: string): Promise<Response> =>
@@ -55,11 +47,12 @@ describe("blocking queries keep only their index while they wait", () => {
     expect(size).toBeGreaterThan(400 * 1024);
     const before = process.memoryUsage().arrayBuffers;
 
-    // Distinct filters: no two share an answer, each matches every job.
+    // Distinct filters: no two share an answer, each matches every job. They wait (5 minutes) longer
+    // than the slowest machine takes to start them all: each answers the write below, none its timeout.
     const waiters = Array.from({ length: WAITERS }, (_, i) =>
-      fetch(`${server.apiUrl}/v1/jobs?index=${index}&wait=20s&filter=${encodeURIComponent(`ID != "none-${i}"`)}`, identity).then(async (r) => ({ status: r.status, body: await r.text() })),
+      fetch(`${server.apiUrl}/v1/jobs?index=${index}&wait=5m&filter=${encodeURIComponent(`ID != "none-${i}"`)}`, identity).then(async (r) => ({ status: r.status, body: await r.text() })),
     );
-    await until(`${WAITERS} waiting queries`, () => server.state.waiting === WAITERS, 45_000);
+    await until(`${WAITERS} waiting queries`, () => server.state.waiting === WAITERS);
     // Every waiter has read its page (the probe) and waits: what they hold now is what waiting costs.
     const held = process.memoryUsage().arrayBuffers - before;
     const all = WAITERS * size;
@@ -75,7 +68,7 @@ describe("blocking queries keep only their index while they wait", () => {
       expect(jobs.map((j) => j.ID)).toContain("job-new");
     }
     expect(server.state.waiting).toBe(0);
-  }, 60_000);
+  });
 });
 
 describe("ordinary lists never meet the bound", () => {
@@ -90,13 +83,15 @@ describe("ordinary lists never meet the bound", () => {
     const statuses = await Promise.all(Array.from({ length: 120 }, (_, i) => fetch(`${server.apiUrl}${paths[i % paths.length]}`).then(async (r) => (await r.arrayBuffer(), r.status))));
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
     // Every answer was given back once its response was done.
-    await until("no answer in flight", () => server.answers.inFlight.bytes === 0, 5000);
+    await until("no answer in flight", () => server.answers.inFlight.bytes === 0);
   });
 });
 
 describe.runIf(process.platform === "linux")("clients that never read, on the filter-server bin", () => {
   const BOUND_MIB = 8;
-  const STALL_MS = 1000;
+  // Longer than the slowest machine takes from the first stalled answer to the 503s below (about 0.6 s
+  // on two cores busy with other work): the first client's connection is closed only after them.
+  const STALL_MS = 10_000;
   let proc: Running;
   const sockets: Socket[] = [];
   beforeAll(async () => {
@@ -174,7 +169,7 @@ describe.runIf(process.platform === "linux")("clients that never read, on the fi
     // The server closes the connection that makes no progress after the stall timeout, which gives
     // its answer back: lists are served again.
     const stalledAt = Date.now();
-    await until("lists served again", async () => (await fetch(`${proc.api}/v1/jobs?per_page=1`)).status === 200, STALL_MS + 8000);
+    await until("lists served again", async () => (await fetch(`${proc.api}/v1/jobs?per_page=1`)).status === 200, 50);
     console.log(`lists served again ${Date.now() - stalledAt} ms after the last request (stall timeout ${STALL_MS} ms)`);
     // The client, reading at last, finds the answer cut short: the server closed the connection.
     expect(await readRest(clients[0]!.socket)).toBeLessThan(size);
@@ -183,7 +178,7 @@ describe.runIf(process.platform === "linux")("clients that never read, on the fi
     // while the other is in flight stops and is refused, the other is served.
     const pair = await Promise.all([0, 1].map((i) => neverReads(`/v1/jobs?filter=${encodeURIComponent(`ID != "pair-${i}"`)}`)));
     expect(pair.map((c) => Number(c.head.slice(9, 12))).sort()).toEqual([200, 503]);
-    await until("lists served again", async () => (await fetch(`${proc.api}/v1/jobs?per_page=1`)).status === 200, STALL_MS + 8000);
+    await until("lists served again", async () => (await fetch(`${proc.api}/v1/jobs?per_page=1`)).status === 200, 50);
     expect(await readRest(pair.find((c) => c.head.startsWith("HTTP/1.1 200"))!.socket)).toBeLessThan(size);
-  }, 60_000);
+  });
 });

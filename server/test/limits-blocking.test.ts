@@ -8,6 +8,8 @@ import type { RunningServer } from "../src/ops/start.js";
 import { startServer } from "../src/ops/start.js";
 import { parseJobSpec, planRegistration } from "../src/lists/register.js";
 import { SchedulerState, WAKE_BATCH } from "../src/store/memory/state.js";
+import { HANG_MS, until } from "../../test/support/wait.js";
+import { SERVER_BIN } from "./server-process.js";
 
 // Waking many blocking queries with one write: in batches across event-loop turns, one computed
 // answer per distinct query, large answers streamed, and the server answering others meanwhile.
@@ -26,6 +28,8 @@ beforeAll(async () => {
 afterAll(async () => server.lifecycle.shutdown());
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+/** The waiters' wait: as long as the hang guard, so that they answer the write, never their timeout. */
+const LONG = `${HANG_MS / 1000}s`;
 
 describe("many blocking queries on a big list and one write", () => {
   it("share one computed answer per query, stream it, and let other requests through while they are served", async () => {
@@ -41,9 +45,9 @@ describe("many blocking queries on a big list and one write", () => {
         order.push(name);
         return { status: r.status, body, length: r.headers.get("content-length") };
       });
-    const plain = Array.from({ length: 50 }, (_, i) => track(`plain ${i}`, fetch(`${server.apiUrl}/v1/jobs?index=${index}&wait=60s`, identity)));
-    const pretty = Array.from({ length: 8 }, (_, i) => track(`pretty ${i}`, fetch(`${server.apiUrl}/v1/jobs?index=${index}&wait=60s&pretty`, identity)));
-    while (server.state.waiting < 58) await nextTurn();
+    const plain = Array.from({ length: 50 }, (_, i) => track(`plain ${i}`, fetch(`${server.apiUrl}/v1/jobs?index=${index}&wait=${LONG}`, identity)));
+    const pretty = Array.from({ length: 8 }, (_, i) => track(`pretty ${i}`, fetch(`${server.apiUrl}/v1/jobs?index=${index}&wait=${LONG}&pretty`, identity)));
+    await until("58 waiters", () => server.state.waiting >= 58, 0);
     const computed = server.answers.computed;
 
     const put = await fetch(`${server.apiUrl}/v1/jobs`, { method: "PUT", body: JSON.stringify({ Job: { ID: "job-new", Type: "batch", TaskGroups: [{ Name: "g" }] } }) });
@@ -82,7 +86,7 @@ describe.runIf(process.platform === "linux")("memory of the filter-server bin wh
     const dataFile = join(dir, "data.json");
     const jobs = Array.from({ length: 10_000 }, (_, i) => ({ ID: `job-${String(i).padStart(6, "0")}`, Name: `job name ${i}`, Datacenters: ["dc1", "dc2"], CreateIndex: 5, ModifyIndex: 5 }));
     writeFileSync(dataFile, JSON.stringify({ jobs, deployments: [] }));
-    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts", "--port", "0", "--ops-port", "0", "--data", dataFile], { cwd: join(import.meta.dirname, "..") });
+    const child = spawn(SERVER_BIN[0]!, [...SERVER_BIN.slice(1), "--port", "0", "--ops-port", "0", "--data", dataFile], { cwd: join(import.meta.dirname, "..") });
     let output = "";
     child.stdout.on("data", (d: Buffer) => (output += d.toString()));
     child.stderr.on("data", (d: Buffer) => (output += d.toString()));
@@ -90,24 +94,25 @@ describe.runIf(process.platform === "linux")("memory of the filter-server bin wh
     /** The process's peak resident memory so far, in MiB. */
     const peak = (): number => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))![1]) / 1024;
     try {
-      let urls: { api: string; ops: string } | undefined;
-      while (urls === undefined) {
-        const line = output.split("\n").find((l) => l.startsWith("{") && l.includes('"api"'));
-        if (line !== undefined) urls = JSON.parse(line) as { api: string; ops: string };
+      let found: { api: string; ops: string } | undefined;
+      await until("the server listening", () => {
+        const line = output.split("\n").slice(0, -1).find((l) => l.startsWith("{") && l.includes('"api"'));
+        if (line !== undefined) found = JSON.parse(line) as { api: string; ops: string };
         else if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
-        else await new Promise((r) => setTimeout(r, 50));
-      }
+        return found !== undefined;
+      }, 50);
+      const urls = found!;
       const first = await fetch(`${urls.api}/v1/jobs`, identity);
       const index = first.headers.get("x-svc-index");
       const size = (await first.arrayBuffer()).byteLength;
       expect(size).toBeGreaterThan(4 * 1024 * 1024);
       const before = peak();
-      const waiters = Array.from({ length: 50 }, () => fetch(`${urls.api}/v1/jobs?index=${index}&wait=60s`, identity).then((r) => r.arrayBuffer()));
+      const waiters = Array.from({ length: 50 }, () => fetch(`${urls.api}/v1/jobs?index=${index}&wait=${LONG}`, identity).then((r) => r.arrayBuffer()));
       // The worker's active sessions are the API listener's open connections: all waiters are in.
-      for (;;) {
+      await until("50 waiters connected", async () => {
         const health = (await (await fetch(`${urls.ops}/health?worker_info=1`)).json()) as { worker_process_info: { active_session_count: number } };
-        if (health.worker_process_info.active_session_count >= 50) break;
-      }
+        return health.worker_process_info.active_session_count >= 50;
+      }, 0);
       const put = await fetch(`${urls.api}/v1/jobs`, { method: "PUT", body: JSON.stringify({ Job: { ID: "job-new", Type: "batch", TaskGroups: [{ Name: "g" }] } }) });
       expect(put.status).toBe(200);
       const bodies = await Promise.all(waiters);

@@ -18,6 +18,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { DEFAULT_OPTIONS, type ServerOptions } from "../src/context.js";
 import { startServer, type RunningServer } from "../src/ops/start.js";
 import { metric, q, send, Stream, type Json } from "./support/event-streams.js";
+import { until } from "../../test/support/wait.js";
 
 const ATTACKER = "127.0.0.2";
 const OTHER = "127.0.0.3";
@@ -124,11 +125,6 @@ function get(base: string, path: string, from: string): Promise<Answer> {
   });
 }
 
-/** Polls `read` until it is true (the test's timeout bounds the wait). */
-async function until(read: () => Promise<boolean>): Promise<void> {
-  while (!(await read())) await new Promise((resolve) => setTimeout(resolve, 5));
-}
-
 describe("blocking queries that wait for their page: the fan-out budget of each change, and waiters per client", () => {
   it("what waiters' checks cannot decide within their share is decided in their client's turns: the one whose page changed is answered, the others wait on; a client has at most its bound waiting", async () => {
     const jobs = [{ ID: "seed", Datacenters: FIVE, CreateIndex: 5, ModifyIndex: 5 }];
@@ -136,16 +132,17 @@ describe("blocking queries that wait for their page: the fan-out budget of each 
     const server = await start({ blockingQueries: "page", fanoutBudget: 80_000, blockingQueriesPerClient: 8 }, jobs);
     const base = server.apiUrl;
     const index = (await get(base, "/v1/jobs", OTHER)).index;
-    const wait = (filter: string): string => `/v1/jobs?index=${index}&wait=60s&filter=${encodeURIComponent(filter)}`;
+    // Waits (5 minutes) far longer than the test takes on a busy machine: no waiter answers at its timeout.
+    const wait = (filter: string): string => `/v1/jobs?index=${index}&wait=5m&filter=${encodeURIComponent(filter)}`;
     // The attacker's 8 waiters, distinct costly filters: 7 that no job matches (empty pages), one that every job in dc3 matches.
     const answered: (Answer | undefined)[] = Array(8).fill(undefined);
     const costly = Array.from({ length: 8 }, (_, i) => get(base, wait(nested("Datacenters", 6, i === 7 ? "dc3" : `x${i}`)), ATTACKER).then((a) => (answered[i] = a)));
-    await until(async () => (await metric(base, "filter_server_blocking_queries_waiting")) === 8);
+    await until("the attacker's 8 waiters", async () => (await metric(base, "filter_server_blocking_queries_waiting")) === 8);
     const refused = await get(base, wait('ID == "nine"'), ATTACKER);
     expect([refused.status, refused.body]).toEqual([429, "this client holds 8 waiting blocking queries, as many as this server gives one client at once; close one or retry later"]);
     // Another client's waiter, whose page the write below changes.
     const other = get(base, wait('"dc3" in Datacenters'), OTHER);
-    await until(async () => (await metric(base, "filter_server_blocking_queries_waiting")) === 9);
+    await until("the other client's waiter", async () => (await metric(base, "filter_server_blocking_queries_waiting")) === 9);
 
     const written = await register(base, "five");
     const mine = await other;
@@ -156,7 +153,7 @@ describe("blocking queries that wait for their page: the fan-out budget of each 
     const changed = await costly[7]!;
     expect([changed.status, changed.index]).toEqual([200, written]);
     expect((JSON.parse(changed.body) as { ID: string }[]).map((j) => j.ID)).toEqual(["five", "seed"]);
-    await until(async () => (await metric(base, "filter_server_blocking_page_deferred")) === 0);
+    await until("no deferred page checks", async () => (await metric(base, "filter_server_blocking_page_deferred")) === 0);
     // The other seven pages did not change: they wait on.
     expect(answered.slice(0, 7)).toEqual(Array(7).fill(undefined));
     expect(await metric(base, "filter_server_blocking_queries_waiting")).toBe(7);

@@ -17,6 +17,7 @@ import { HeadBudget, HEADS_IN_PROGRESS, HEAD_BYTES_PER_CLIENT, type HeadBounds }
 import { clientOfAddress } from "../src/turns.js";
 import { gateHeads, headEnd } from "../src/ops/head-gate.js";
 import type { RunningServer } from "../src/ops/start.js";
+import { until } from "../../test/support/wait.js";
 import { startServer } from "../src/ops/start.js";
 import { Turns } from "../src/turns.js";
 import { runs } from "../../test/support/runs.js";
@@ -24,11 +25,14 @@ import { runs } from "../../test/support/runs.js";
 const MiB = 1024 * 1024;
 
 let server: RunningServer;
-/** The same server with a short request timeout (600 ms: headers within it too). */
+/**
+ * The same server with a shorter request timeout (5 s: headers within it too), far longer than a head
+ * in a few pieces takes to arrive on a busy machine, so that only a head that never ends meets it.
+ */
 let hurried: RunningServer;
 beforeAll(async () => {
   server = await startServer({ ...DEFAULT_OPTIONS, port: 0, opsPort: 0, logLevel: "error" });
-  hurried = await startServer({ ...DEFAULT_OPTIONS, port: 0, opsPort: 0, logLevel: "error", requestTimeoutMs: 600 });
+  hurried = await startServer({ ...DEFAULT_OPTIONS, port: 0, opsPort: 0, logLevel: "error", requestTimeoutMs: 5_000 });
 });
 afterAll(async () => {
   await server.lifecycle.shutdown();
@@ -40,14 +44,6 @@ afterEach(() => {
   for (const s of sockets.splice(0)) s.destroy();
 });
 
-/** Resolves once `ready()` holds, checked every few milliseconds (fails after 20 s). */
-async function until(what: string, ready: () => boolean): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!ready()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 2));
-  }
-}
 
 /** A raw connection to `base` from the loopback address `from`, and everything it reads. */
 async function open(base: string, from: string): Promise<{ socket: Socket; text: () => string; closed: Promise<void> }> {

@@ -23,6 +23,7 @@ import { clusterForFile } from "./support/cluster.js";
 import { testContext } from "./support/context.js";
 import { metric } from "./support/event-streams.js";
 import type { StoreKind } from "./support/postgres.js";
+import { until } from "../../test/support/wait.js";
 
 const cluster = clusterForFile();
 const closers: (() => Promise<void>)[] = [];
@@ -80,11 +81,6 @@ function get(base: string, path: string, from = "127.0.0.1", signal?: AbortSigna
 
 const list = (filter: string): string => `/v1/jobs?filter=${encodeURIComponent(filter)}`;
 
-/** Polls `check` until it is true (the test's timeout bounds the wait). */
-async function until(check: () => Promise<boolean>): Promise<void> {
-  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 5));
-}
-
 describe.each(["memory", "postgres"] as const)("%s store", (kind) => {
   it("a filter that costs far more than an ordinary one over a list is refused by the request's budget; ordinary ones over the whole list are answered", async () => {
     // 400 jobs; 50,000 steps for the request: about 1,400 steps a job for the depth-4 filter.
@@ -106,12 +102,12 @@ describe.each(["memory", "postgres"] as const)("%s store", (kind) => {
     const base = await serve(kind, jobsOf(2000), { requestBudget: 1e15 });
     const controllers = Array.from({ length: 2 }, () => new AbortController());
     const scans = controllers.map((c, i) => get(base, list(nested(8, `x${i}`)), "127.0.0.1", c.signal).catch((e: Error) => e.name));
-    await until(async () => (await metric(base, "filter_server_list_reads_running")) === 2);
+    await until("2 reads running", async () => (await metric(base, "filter_server_list_reads_running")) === 2);
     const slices = await metric(base, "filter_server_loop_slices_total");
-    await until(async () => (await metric(base, "filter_server_loop_slices_total")) > slices + 4);
+    await until("more slices of the loop", async () => (await metric(base, "filter_server_loop_slices_total")) > slices + 4);
     for (const c of controllers) c.abort();
     expect(await Promise.all(scans)).toEqual(Array(2).fill("AbortError"));
-    await until(async () => (await metric(base, "filter_server_list_reads_running")) === 0);
+    await until("no read running", async () => (await metric(base, "filter_server_list_reads_running")) === 0);
     expect(await metric(base, "filter_server_loop_turns_waiting")).toBe(0);
   });
 });
@@ -127,7 +123,7 @@ describe("turns of the loop by client", () => {
         return a.status;
       });
     const many = Array.from({ length: 6 }, (_, i) => scan("127.0.0.2", `a${i}`, `a${i}`));
-    await until(async () => (await metric(base, "filter_server_list_reads_running")) === 6);
+    await until("6 reads running", async () => (await metric(base, "filter_server_list_reads_running")) === 6);
     const one = scan("127.0.0.3", "b", "b");
     expect(await Promise.all([...many, one])).toEqual(Array(7).fill(200));
     expect(order[0]).toBe("b");

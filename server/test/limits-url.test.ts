@@ -6,6 +6,7 @@ import type { LogLine } from "../src/context.js";
 import { DEFAULT_OPTIONS } from "../src/context.js";
 import type { RunningServer } from "../src/ops/start.js";
 import { startServer } from "../src/ops/start.js";
+import { until } from "../../test/support/wait.js";
 
 // Request lines and headers up to what the scheduler's Go server reads, over real HTTP on loopback:
 // or-chains as long as the reference's parse budget allows, the exact bound on a request's head on
@@ -175,19 +176,15 @@ describe("log lines of long URLs", () => {
     server.ctx.logEvents.on("line", listen);
     try {
       // A listener turns debug lines on at the next turn of the event loop.
-      const deadline = Date.now() + 5000;
-      while (server.app.log.level !== "trace" && Date.now() < deadline) await new Promise((r) => setImmediate(r));
+      await until("debug lines on", () => server.app.log.level === "trace", 0);
       const url = `/v1/jobs?filter=${encodeURIComponent(`ID == "${ids[0]}"`)}&pad=${"p".repeat(1_000_000)}`;
       const res = await fetch(`${server.apiUrl}${url}`);
       expect(res.status).toBe(200);
       await res.text();
-      let logged: { url?: string } | undefined;
-      while (logged === undefined && Date.now() < deadline) {
-        const line = lines.find((l) => l.msg === "request complete" && l.json.includes("&pad=p"));
-        if (line !== undefined) logged = JSON.parse(line.json) as { url?: string };
-        else await new Promise((r) => setImmediate(r));
-      }
-      expect(logged?.url).toBe(`${url.slice(0, 2048)}… (${url.length} bytes)`);
+      let line: LogLine | undefined;
+      await until("the request's log line", () => (line = lines.find((l) => l.msg === "request complete" && l.json.includes("&pad=p"))) !== undefined, 0);
+      const logged = JSON.parse(line!.json) as { url?: string };
+      expect(logged.url).toBe(`${url.slice(0, 2048)}… (${url.length} bytes)`);
     } finally {
       server.ctx.logEvents.off("line", listen);
     }

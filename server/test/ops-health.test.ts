@@ -6,6 +6,7 @@ import { DEFAULT_OPTIONS } from "../src/context.js";
 import { ConfigError, configOptions, interpretConfig, loadConfigFile } from "../src/ops/config.js";
 import { parseDuration } from "../src/ops/duration.js";
 import { startServer } from "../src/ops/start.js";
+import { HANG_MS, until } from "../../test/support/wait.js";
 
 const quiet = { ...DEFAULT_OPTIONS, port: 0, opsPort: 0, logLevel: "error" as const };
 
@@ -62,14 +63,15 @@ describe("GET /health on the ops listener", () => {
   it("answers a blocking query that is waiting when the server stops, instead of cutting it off", async () => {
     const server = await startServer(quiet);
     const index = (await fetch(`${server.apiUrl}/v1/jobs`)).headers.get("x-svc-index");
-    const waiting = fetch(`${server.apiUrl}/v1/jobs?index=${index}&wait=1m&per_page=1`);
-    for (let i = 0; i < 50 && server.state.waiting === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    // A wait as long as the hang guard: an answer before it is one the stop gave.
+    const waiting = fetch(`${server.apiUrl}/v1/jobs?index=${index}&wait=${HANG_MS / 1000}s&per_page=1`);
+    await until("the query waiting", () => server.state.waiting > 0, 20);
     const t = Date.now();
     await server.lifecycle.shutdown();
     const res = await waiting;
     expect(res.status).toBe(200);
     expect(((await res.json()) as unknown[]).length).toBe(1);
-    expect(Date.now() - t).toBeLessThan(5000);
+    expect(Date.now() - t).toBeLessThan(HANG_MS);
   });
 });
 

@@ -24,7 +24,10 @@ import { DEFAULT_OPTIONS } from "../src/context.js";
 import { startServer, type RunningServer } from "../src/ops/start.js";
 import { killAll, start, stop, type Running } from "./server-process.js";
 import { EVENT_SCHEMA, metric, q, send, Stream, type Ev, type Frame, type Json } from "./support/event-streams.js";
-import { serveOn, startPostgres, type PostgresCluster, type StoreServer } from "./support/postgres.js";
+import { serveOn, type PostgresCluster, type StoreServer } from "./support/postgres.js";
+import { runCluster } from "./support/cluster.js";
+import { databaseName } from "../../test/support/shared-postgres.js";
+import { settled, until } from "../../test/support/wait.js";
 
 const TOKENS = [
   { SecretID: "root-secret", Name: "root", Management: true, Capabilities: [] },
@@ -42,13 +45,13 @@ let dataFile: string;
 let tokensFile: string;
 const closers: (() => Promise<unknown>)[] = [];
 beforeAll(async () => {
-  cluster = await startPostgres();
+  cluster = runCluster();
   dir = mkdtempSync(join(tmpdir(), "filter-server-events-pg-"));
   dataFile = join(dir, "data.json");
   tokensFile = join(dir, "tokens.json");
   writeFileSync(dataFile, JSON.stringify(SEED));
   writeFileSync(tokensFile, JSON.stringify(TOKENS));
-}, 60_000);
+});
 afterAll(async () => {
   killAll();
   for (const close of closers.reverse()) await close().catch(() => undefined);
@@ -64,15 +67,6 @@ async function register(base: string, job: Json, headers: Record<string, string>
 }
 
 const job = (id: string, namespace: string, extra: Json = {}): Json => ({ ID: id, Namespace: namespace, Type: "service", Datacenters: ["dc1"], TaskGroups: [{ Name: "g", Count: 1 }], ...extra });
-
-/** Polls `check` every 20 ms until it holds; fails after `ms`. */
-async function until(what: string, check: () => Promise<boolean>, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 const health = async (server: Running): Promise<number> => {
   try {
@@ -109,7 +103,7 @@ describe("two servers on one database", () => {
     // The same seed for both, whichever seeds the database first.
     [a, b] = await Promise.all([start(["--database", url, "--data", dataFile]), start(["--database", url, "--data", dataFile, "--acl-tokens", tokensFile])]);
     closers.push(() => stop(a), () => stop(b));
-  }, 30_000);
+  });
 
   it("a stream on B receives the writes through A and through B, concurrent ones too, in index order and once, with the filter, topics and ACL applied", async () => {
     const refA = await Stream.open(a.api, q({ namespace: "*" }));
@@ -165,7 +159,7 @@ describe("two servers on one database", () => {
     const server = (e: Ev): string => (e.Topic === "Job" ? e.Key : String(e.Payload.Deployment!["JobID"])).slice(0, 1);
     for (const s of opened) expect(new Set(s.events.map(server))).toEqual(new Set(["a", "b"]));
     for (const s of [refA, refB, ...opened]) s.destroy();
-  }, 30_000);
+  });
 
   it("a stream on B resumes with index from events written through A, then goes on live", async () => {
     const live = await Stream.open(b.api, q({ namespace: "*" }), ROOT);
@@ -189,7 +183,7 @@ describe("two servers on one database", () => {
     expect(old.frames[0]!.Index).toBe(START + 1);
     expect(old.frames.at(-1)).toEqual(live.frames.at(-1));
     for (const s of [live, resumed, jobsOnly, old]) s.destroy();
-  }, 30_000);
+  });
 });
 
 /** A TCP proxy to the cluster that can refuse new connections while those it carries go on. */
@@ -231,6 +225,7 @@ describe("a server whose notification connection is lost", () => {
 
   it("loses nothing while the writes made meanwhile stay within the change log's bound; past it, its streams are cut and a resumption is told the gap", async () => {
     const url = await cluster.createDatabase("lost_listener");
+    const name = databaseName(url);
     // The writer: a server in this process, whose registrations keep 5 writes in the change log.
     const writerStore = await PostgresStore.open(url, () => snapshotFromData({ jobs: [], deployments: [] }), () => undefined, { poolSize: 4, changeLogWrites: BOUND });
     const writer: StoreServer = await serveOn(writerStore);
@@ -238,9 +233,9 @@ describe("a server whose notification connection is lost", () => {
     // The reader (the bin) reaches the database through a proxy that can keep it from reconnecting.
     const proxy = await startProxy(cluster.port);
     closers.push(() => proxy.close());
-    const reader = await start(["--database", `postgres://postgres@127.0.0.1:${proxy.port}/lost_listener?application_name=lost_reader`]);
+    const reader = await start(["--database", `postgres://postgres@127.0.0.1:${proxy.port}/${name}?application_name=lost_reader`]);
     closers.push(() => stop(reader));
-    await until("the reader healthy", async () => (await health(reader)) === 200);
+    await until("the reader healthy", async () => (await health(reader)) === 200, 20);
 
     const admin = new pg.Client({ host: "127.0.0.1", port: cluster.port, user: "postgres", database: "postgres" });
     await admin.connect();
@@ -249,10 +244,11 @@ describe("a server whose notification connection is lost", () => {
     const loseNotifications = async (): Promise<void> => {
       proxy.refuse(true);
       const killed = await admin.query(
-        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'lost_listener' AND application_name = 'lost_reader' AND query = 'LISTEN filter_server_index'",
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name = 'lost_reader' AND query = 'LISTEN filter_server_index'",
+        [name],
       );
       expect(killed.rowCount).toBe(1);
-      await until("the reader unhealthy (notifications lost)", async () => (await health(reader)) === 503);
+      await until("the reader unhealthy (notifications lost)", async () => (await health(reader)) === 503, 20);
     };
 
     const stream = await Stream.open(reader.api, q({ namespace: "*" }));
@@ -266,7 +262,7 @@ describe("a server whose notification connection is lost", () => {
     proxy.refuse(false);
     await stream.reached(within.at(-1)!);
     expect(stream.frames.map((f) => f.Index)).toEqual(range(first, within.at(-1)!));
-    await until("the reader healthy again", async () => (await health(reader)) === 200);
+    await until("the reader healthy again", async () => (await health(reader)) === 200, 20);
 
     // Seven writes more than the log keeps: the reader's stream is cut, and the resumption names them.
     await loseNotifications();
@@ -275,8 +271,7 @@ describe("a server whose notification connection is lost", () => {
     const after = within.at(-1)!;
     expect(beyond).toEqual(range(after + 1, after + BOUND + 7));
     proxy.refuse(false);
-    const ended = await Promise.race([stream.ended, new Promise((resolve) => setTimeout(() => resolve("still open"), 15_000))]);
-    expect(ended).toBe("error");
+    expect(await settled("the reader's stream to be cut", stream.ended)).toBe("error");
     expect(stream.frames.at(-1)!.Index).toBe(after);
     expect(await metric(reader.api, "filter_server_event_streams_ended_total", { reason: "lagged" })).toBe(1);
 
@@ -290,7 +285,7 @@ describe("a server whose notification connection is lost", () => {
     expect(resumed.events.filter((e) => e.Topic === "Job").map((e) => e.Key)).toEqual([...beyond.slice(7).map((i) => `x-${(i - after) % 3}`), "y"]);
     expect(fresh.frames.map((f) => f.Index)).toEqual([next]);
     for (const s of [resumed, fresh]) s.destroy();
-  }, 30_000);
+  });
 });
 
 describe("--blocking-queries page on PostgreSQL", () => {
@@ -314,7 +309,7 @@ describe("--blocking-queries page on PostgreSQL", () => {
       // B's event stream shows when B's feed has delivered a write (the waits take it in the same turn).
       const feed = await Stream.open(b, q({ topic: "Job" }));
       const waiting = fetch(`${b}${path}&index=${index}`).then(async (res) => ({ index: res.headers.get("x-svc-index"), body: await res.text() }));
-      await until("the query waits", async () => (await metric(b, "filter_server_blocking_queries_waiting")) === 1);
+      await until("the query waits", async () => (await metric(b, "filter_server_blocking_queries_waiting")) === 1, 20);
       await feed.reached(await put({ ID: "svc", Type: "service" }));
       expect(await metric(b, "filter_server_blocking_page_waits_total", { end: "changed" })).toBe(0);
       expect(await metric(b, "filter_server_blocking_queries_waiting")).toBe(1);
@@ -327,5 +322,5 @@ describe("--blocking-queries page on PostgreSQL", () => {
     } finally {
       for (const s of servers) await s.lifecycle.shutdown();
     }
-  }, 60_000);
+  });
 });

@@ -14,6 +14,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { killAll, start, stop, type Running } from "./server-process.js";
 import { postgresBin, startPostgres, type PostgresCluster } from "./support/postgres.js";
+import { HANG_MS, until } from "../../test/support/wait.js";
 
 let cluster: PostgresCluster;
 let dir: string;
@@ -24,7 +25,7 @@ beforeAll(async () => {
   const admin = await connect("postgres");
   data = (await admin.query<{ data_directory: string }>("SHOW data_directory")).rows[0]!.data_directory;
   await admin.end();
-}, 60_000);
+});
 afterAll(async () => {
   killAll();
   await cluster?.stop();
@@ -86,14 +87,8 @@ async function healthy(server: Running): Promise<boolean> {
   }
 }
 
-/** Polls `check` every 50 ms until it holds, or fails after `ms`. */
-async function until(what: string, ms: number, check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** How long pg_ctl waits for the cluster to start or stop (-t): only a guard against a hang. */
+const PG_CTL_WAIT = String(HANG_MS / 1000);
 
 const register = (server: Running, id: string) =>
   fetch(`${server.api}/v1/jobs`, { method: "PUT", body: JSON.stringify({ Job: { ID: id, Type: "batch", TaskGroups: [{ Name: "g", Count: 1 }] } }) });
@@ -110,12 +105,12 @@ describe("one notification connection per server", () => {
       const servers = [a, b];
       const settled = async (what: string): Promise<void> => {
         let seen = "";
-        await until(`${what}: both servers healthy with one LISTEN connection each`, 30_000, async () => {
+        await until(`${what}: both servers healthy with one LISTEN connection each`, async () => {
           const ok = await Promise.all(servers.map(healthy));
           const count = await listeners(name);
           seen = `healthy ${ok.join("/")}, ${count} LISTEN connections`;
           return ok.every(Boolean) && count === 2;
-        }).catch((e: Error) => {
+        }, 50).catch((e: Error) => {
           throw new Error(`${e.message} (last seen: ${seen})`);
         });
         // And it stays so while any reconnection still pending would have fired (they retry every second).
@@ -127,24 +122,24 @@ describe("one notification connection per server", () => {
       };
       await settled("at start");
 
-      pgCtl(["restart", "-D", data, "-m", "fast", "-l", log(), "-w", "-t", "60"]);
+      pgCtl(["restart", "-D", data, "-m", "fast", "-l", log(), "-w", "-t", PG_CTL_WAIT]);
       await settled("after pg_ctl restart -m fast");
 
-      pgCtl(["restart", "-D", data, "-m", "immediate", "-l", log(), "-w", "-t", "60"]);
+      pgCtl(["restart", "-D", data, "-m", "immediate", "-l", log(), "-w", "-t", PG_CTL_WAIT]);
       await settled("after pg_ctl restart -m immediate");
 
       // Down long enough for several failed reconnections of each server: both say so meanwhile.
       const options = startOptions();
-      pgCtl(["stop", "-D", data, "-m", "fast", "-w", "-t", "60"]);
+      pgCtl(["stop", "-D", data, "-m", "fast", "-w", "-t", PG_CTL_WAIT]);
       try {
-        await until("both servers unhealthy", 10_000, async () => (await Promise.all(servers.map(healthy))).every((ok) => !ok));
+        await until("both servers unhealthy", async () => (await Promise.all(servers.map(healthy))).every((ok) => !ok), 50);
         const down = Date.now() + 2_200;
         while (Date.now() < down) {
           expect(await Promise.all(servers.map(healthy))).toEqual([false, false]);
           await new Promise((r) => setTimeout(r, 100));
         }
       } finally {
-        pgCtl(["start", "-D", data, "-o", options, "-l", log(), "-w", "-t", "60"]);
+        pgCtl(["start", "-D", data, "-o", options, "-l", log(), "-w", "-t", PG_CTL_WAIT]);
       }
       await settled("after a stop and a start");
 
@@ -154,11 +149,12 @@ describe("one notification connection per server", () => {
       await admin.end();
       await settled("after pg_terminate_backend of the listeners");
 
-      // A blocking query on B wakes on A's write (with wait=2s, a B that was not woken answers the old index).
+      // A blocking query on B wakes on A's write (a B that was not woken answers the old index at its
+      // wait, the hang guard's: far longer than a wake takes on a busy machine).
       const first = await fetch(`${b.api}/v1/jobs`);
       await first.arrayBuffer();
       const index = Number(first.headers.get("x-svc-index"));
-      const blocked = fetch(`${b.api}/v1/jobs?index=${index}&wait=2s`);
+      const blocked = fetch(`${b.api}/v1/jobs?index=${index}&wait=${HANG_MS / 1000}s`);
       const put = (await (await register(a, "after-restarts")).json()) as { Index: number };
       const woken = await blocked;
       expect(Number(woken.headers.get("x-svc-index"))).toBe(put.Index);
@@ -167,5 +163,5 @@ describe("one notification connection per server", () => {
     } finally {
       await Promise.all([stop(a), stop(b)]);
     }
-  }, 120_000);
+  });
 });

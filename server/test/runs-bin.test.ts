@@ -3,11 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { killAll, run, start } from "./server-process.js";
+import { HANG_MS } from "../../test/support/wait.js";
 
 afterEach(killAll);
 
 const get = (url: string, secret?: string) =>
-  fetch(url, { headers: secret === undefined ? {} : { authorization: `Bearer ${secret}` }, redirect: "manual", signal: AbortSignal.timeout(5000) });
+  fetch(url, { headers: secret === undefined ? {} : { authorization: `Bearer ${secret}` }, redirect: "manual", signal: AbortSignal.timeout(HANG_MS) });
 
 describe("filter-server bin: apply resource", () => {
   it("prints a generated token when there is no tokens file, and only that token opens /api/v2", async () => {

@@ -48,7 +48,7 @@ describe("signed storage URLs in the log", () => {
       await eventually(async () => {
         await fetch(`${server.base}/v1/agent/health`);
         return watch.text().includes("/v1/agent/health") ? true : undefined;
-      }, 5000, "the monitor to stream");
+      }, "the monitor to stream");
       const redirect = await fetch(`${server.base}/api/v2/applies/apply-demo-errored-state/errored-state`, { headers: auth(STATE_READER), redirect: "manual" });
       expect(redirect.status).toBe(307);
       const location = new URL(redirect.headers.get("location") as string);
@@ -56,7 +56,7 @@ describe("signed storage URLs in the log", () => {
       expect(signature).toMatch(/^[A-Za-z0-9_-]{43}$/);
       const download = await fetch(location);
       expect(download.status).toBe(200);
-      await eventually(async () => (watch.text().includes("/api/v2/storage/applies/apply-demo-errored-state/errored-state") ? true : undefined), 5000, "the download in the log");
+      await eventually(async () => (watch.text().includes("/api/v2/storage/applies/apply-demo-errored-state/errored-state") ? true : undefined), "the download in the log");
       expect(watch.text()).not.toContain(signature);
       expect(watch.text()).not.toContain(location.search.slice(1));
       expect(watch.text()).toContain("signature=[redacted]");

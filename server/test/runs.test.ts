@@ -6,6 +6,7 @@ import { buildApp } from "../src/app.js";
 import { type AclToken, DEFAULT_OPTIONS, newLogEvents, type ServerContext } from "../src/context.js";
 import { configureRuns, generatedApplyToken, STATE_URL_TTL_MS } from "../src/runs/index.js";
 import { SchedulerState } from "../src/store/memory/state.js";
+import { HANG_MS } from "../../test/support/wait.js";
 
 const JSONAPI = "application/vnd.api+json";
 const STATUSES = ["pending", "managed_queued", "queued", "running", "errored", "canceled", "finished", "unreachable"];
@@ -68,7 +69,7 @@ function bearer(secret: string | undefined): Record<string, string> {
 }
 
 async function get(url: string, secret?: string, extra: Record<string, string> = {}): Promise<Response> {
-  return fetch(url, { headers: { ...bearer(secret), ...extra }, redirect: "manual", signal: AbortSignal.timeout(5000) });
+  return fetch(url, { headers: { ...bearer(secret), ...extra }, redirect: "manual", signal: AbortSignal.timeout(HANG_MS) });
 }
 
 async function expectJsonApi404(res: Response): Promise<void> {
@@ -192,7 +193,7 @@ describe("apply resource with an ACL tokens file", () => {
     // Following the redirect the way a client does.
     const followed = await fetch(`${s.base}/api/v2/applies/apply-demo-errored-state-remote/errored-state`, {
       headers: bearer("full"),
-      signal: AbortSignal.timeout(5000),
+      signal: AbortSignal.timeout(HANG_MS),
     });
     expect(followed.status).toBe(200);
     expect(followed.redirected).toBe(true);
@@ -264,7 +265,7 @@ describe("apply resource with an ACL tokens file", () => {
         method,
         headers: { ...bearer("full"), "content-type": JSONAPI },
         body: method === "DELETE" ? null : "{}",
-        signal: AbortSignal.timeout(5000),
+        signal: AbortSignal.timeout(HANG_MS),
       });
       expect(res.status, method).toBe(405);
       expect(res.headers.get("allow")).toBe("GET, HEAD");

@@ -17,6 +17,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_OPTIONS } from "../src/context.js";
 import { startServer, type RunningServer } from "../src/ops/start.js";
+import { until } from "../../test/support/wait.js";
 
 /** A server of `--blocking-queries page` over two namespaces, with `fanoutBudget` when given. */
 async function serve(fanoutBudget: number | undefined): Promise<{ server: RunningServer; close(): Promise<void> }> {
@@ -52,16 +53,13 @@ async function waits(base: string): Promise<{ waiting: number; changed: number; 
   return { waiting: gauge("filter_server_blocking_queries_waiting"), changed: counter("changed"), atOnce: counter("at_once"), deferred: gauge("filter_server_blocking_page_deferred") };
 }
 
-/** Polls the metrics until `ok` holds (a deadline, not a sleep: the waits register as their requests arrive). */
-async function until(base: string, ok: (w: Awaited<ReturnType<typeof waits>>) => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const w = await waits(base);
-    if (ok(w)) return;
-    if (Date.now() > deadline) throw new Error(`timed out waiting on the page waits: ${JSON.stringify(w)}`);
-    // Each poll collects the server's metrics: a few milliseconds apart, not back to back.
-    await new Promise((r) => setTimeout(r, 5));
-  }
+/** Polls the metrics until `ok` holds (not a sleep: the waits register as their requests arrive). */
+async function waitsUntil(base: string, ok: (w: Awaited<ReturnType<typeof waits>>) => boolean): Promise<void> {
+  let w: Awaited<ReturnType<typeof waits>> | undefined;
+  // Each poll collects the server's metrics: a few milliseconds apart, not back to back.
+  await until("the page waits", async () => ok((w = await waits(base))), 5).catch((e: Error) => {
+    throw new Error(`${e.message}: ${JSON.stringify(w)}`);
+  });
 }
 
 /** What a client sees of an answer. */
@@ -126,8 +124,8 @@ describe.each([
   });
   afterAll(async () => served?.close());
 
-  // A generous timeout: under the suite's load (four files at once on two cores) the requests of a run
-  // take many times longer than alone (2 s).
+  // Under the suite's load (four files at once on two cores) the requests of a run take many times
+  // longer than alone (2 s): nothing here waits for a fixed time.
   it("answer when a write changes the page, with a fresh request's answer, and never otherwise", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(job, { maxLength: 6 }), fc.array(client, { minLength: 3, maxLength: 6 }), fc.array(fc.tuple(job, fc.constantFrom(0, 0, 0, 1, 2)), { minLength: 10, maxLength: 20 }), async (initial, clients, writes) => {
@@ -158,10 +156,10 @@ describe.each([
               s.seen = got;
               s.pending = undefined;
             }
-            await until(base, (w) => w.waiting === expectedWaiting);
+            await waitsUntil(base, (w) => w.waiting === expectedWaiting);
             await register(base, { ...write, Name: write.ID });
             // What the write's fan-out could not decide is decided in the clients' turns.
-            await until(base, (w) => w.deferred === 0);
+            await waitsUntil(base, (w) => w.deferred === 0);
             let woken = 0;
             for (const s of state) {
               if (s.pending === undefined) continue;
@@ -186,11 +184,11 @@ describe.each([
           // The waits still open end when their clients leave.
           leave.abort();
           await Promise.allSettled(state.map((s) => s.pending));
-          await until(base, (w) => w.waiting === 0);
+          await waitsUntil(base, (w) => w.waiting === 0);
         }
       }),
       { numRuns: runs },
     );
-  }, 300_000);
+  });
 });
 

@@ -2,8 +2,11 @@ import { spawn } from "node:child_process";
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { join } from "node:path";
 
-// The filter-server bin as a child process, for the tests about processes (restarts, kill -9, disks).
+// The filter-server bin as a child process, for the tests about processes (restarts, kill -9, disks):
+// its build, made current by the run's global setup (test/support/build-global.ts).
 const ROOT = join(import.meta.dirname, "..");
+/** The bin's command line before its arguments. */
+export const SERVER_BIN: readonly string[] = [process.execPath, join(ROOT, "dist/main.js")];
 const children = new Set<ChildProcessWithoutNullStreams>();
 
 export interface Exit {
@@ -35,7 +38,7 @@ export interface RunOptions {
 }
 
 export function run(args: string[], options: RunOptions = {}): Proc {
-  const node = [process.execPath, "--import", "tsx", "src/main.ts", ...args];
+  const node = [...SERVER_BIN, ...args];
   const env = { ...process.env, NO_COLOR: "1" };
   const child =
     options.fileSizeBlocks === undefined
@@ -59,20 +62,37 @@ export function run(args: string[], options: RunOptions = {}): Proc {
   return { child, output: () => output, stdout: () => stdout, exit };
 }
 
-/** Starts the bin on free ports and waits for its "listening" log line. */
+/**
+ * Starts the bin on free ports and waits for its "listening" log line (however long the machine
+ * takes: the test's own time limit is the only guard against a hang); an exit before it is an error.
+ */
 export async function start(args: string[], options: RunOptions = {}): Promise<Running> {
   const proc = run(["--port", "0", "--ops-port", "0", ...args], options);
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    for (const line of proc.output().split("\n")) {
+  const listening = (): { api: string; ops: string } | undefined => {
+    // Whole lines only (the last piece may be a line still being written).
+    for (const line of proc.stdout().split("\n").slice(0, -1)) {
       if (!line.startsWith("{")) continue;
       const entry = JSON.parse(line) as { api?: string; ops?: string };
-      if (entry.api !== undefined && entry.ops !== undefined) return { ...proc, api: entry.api, ops: entry.ops };
+      if (entry.api !== undefined && entry.ops !== undefined) return { api: entry.api, ops: entry.ops };
     }
-    const exited = await Promise.race([proc.exit.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 25))]);
-    if (exited) throw new Error(`server exited early:\n${proc.output()}`);
-  }
-  throw new Error(`server did not start:\n${proc.output()}`);
+    return undefined;
+  };
+  const addresses = await new Promise<{ api: string; ops: string }>((resolve, reject) => {
+    const look = () => {
+      const found = listening();
+      if (found === undefined) return;
+      proc.child.stdout.off("data", look);
+      resolve(found);
+    };
+    proc.child.stdout.on("data", look);
+    // "data" listeners run in order: run()'s own listener has appended the chunk before `look` reads it.
+    void proc.exit.then(() => {
+      const found = listening();
+      if (found === undefined) reject(new Error(`server exited early:\n${proc.output()}`));
+      else resolve(found);
+    });
+  });
+  return { ...proc, ...addresses };
 }
 
 /** SIGTERM and wait for the exit. */

@@ -10,7 +10,8 @@ import fc from "fast-check";
 import { filterOf } from "./support/filters.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AclToken } from "../src/context.js";
-import { serveStore, startPostgres, type PostgresCluster, type StoreServer } from "./support/postgres.js";
+import { serveStore, type PostgresCluster, type StoreServer } from "./support/postgres.js";
+import { runCluster } from "./support/cluster.js";
 import { tokenHeader } from "../src/scheduler/tokens.js";
 import { runs } from "../../test/support/runs.js";
 
@@ -190,12 +191,12 @@ let cluster: PostgresCluster;
 const servers: Record<"memory" | "postgres", { open: StoreServer; acl: StoreServer }> = {} as never;
 
 beforeAll(async () => {
-  cluster = await startPostgres();
+  cluster = runCluster();
   for (const kind of ["memory", "postgres"] as const) {
     const [open, acl] = await Promise.all([serveStore(kind, cluster, DATA), serveStore(kind, cluster, DATA, TOKENS)]);
     servers[kind] = { open, acl };
   }
-}, 60_000);
+});
 afterAll(async () => {
   for (const s of Object.values(servers)) await Promise.all([s.open.close(), s.acl.close()]);
   await cluster?.stop();
@@ -240,7 +241,7 @@ describe("memory and PostgreSQL stores answer alike", () => {
     // were seen in one run, so the floor sits well below that).
     expect(ok).toBeGreaterThan(25);
     expect(errors).toBeGreaterThan(5);
-  }, 120_000);
+  });
 
   it("a walk through every page of a filtered list gives the same pages and tokens", async () => {
     for (const [path, filter] of [

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { killAll, run, start, stop } from "./server-process.js";
 import type { RunOptions, Running } from "./server-process.js";
+import { until } from "../../test/support/wait.js";
 
 // Issue 13, point 4 and the data-directory items of point 7, with the real bin as a child process.
 
@@ -205,7 +206,6 @@ describe.concurrent(`a failing disk under --data-dir (${diskKind === "tmpfs" ? "
         rmSync(work, { recursive: true, force: true });
       }
     },
-    60_000,
   );
 });
 
@@ -226,12 +226,11 @@ describe.concurrent("the data directory", () => {
         return 0;
       }
     };
-    const deadline = Date.now() + 30_000;
     // Batches of 5,000 records (about 1.5 MB here, 6 MB in all): past 2 MB one batch is whole on disk.
-    while (logBytes() < 2 * 1024 * 1024) {
-      if (Date.now() > deadline || proc.child.exitCode !== null) throw new Error(`seeding not observed:\n${proc.output()}`);
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+    await until("2 MB of the seeding on disk", () => {
+      if (proc.child.exitCode !== null) throw new Error(`seeding not observed:\n${proc.output()}`);
+      return logBytes() >= 2 * 1024 * 1024;
+    }, 0);
     proc.child.kill("SIGKILL");
     await proc.exit;
     expect(proc.output()).not.toContain("new data directory seeded");
@@ -247,7 +246,7 @@ describe.concurrent("the data directory", () => {
     expect((await jobIds(server)).ids).toEqual(["fresh-0"]);
     expect((await stop(server)).code).toBe(0);
     rmSync(work, { recursive: true, force: true });
-  }, 60_000);
+  });
 
   it("a locked data directory: one line naming the path and the cause, exit 1", async () => {
     const work = tempDir();

@@ -16,13 +16,15 @@ import type { LoggedWrite } from "../src/store/postgres/change-log.js";
 import { ChangeFeed } from "../src/store/postgres/feed.js";
 import { PostgresStore, type PostgresStoreOptions } from "../src/store/postgres/index.js";
 import type { Commit } from "../src/store/types.js";
-import { startPostgres, type PostgresCluster } from "./support/postgres.js";
+import type { PostgresCluster } from "./support/postgres.js";
+import { runCluster } from "./support/cluster.js";
+import { HANG_MS } from "../../test/support/wait.js";
 
 let cluster: PostgresCluster;
 const stores: PostgresStore[] = [];
 beforeAll(async () => {
-  cluster = await startPostgres();
-}, 60_000);
+  cluster = runCluster();
+});
 afterAll(async () => {
   await Promise.all(stores.map((s) => s.close()));
   await cluster?.stop();
@@ -61,11 +63,12 @@ function recorder(): { commits: Commit[]; gaps: [number, number][]; order: strin
       gaps.push([a, b]);
       order.push(`gap ${a}-${b}`);
     },
+    // Woken by each commit; only a hang (test/support/wait.ts) fails.
     async until(index) {
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + HANG_MS;
       while (!commits.some((c) => c.index >= index)) {
         const left = deadline - Date.now();
-        if (left <= 0) throw new Error(`no commit at ${index} within 10 s; got ${commits.map((c) => c.index).join(",")}`);
+        if (left <= 0) throw new Error(`still waiting, after ${HANG_MS / 1000} s, for a commit at ${index}; got ${commits.map((c) => c.index).join(",")}`);
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, left);
           wake = () => {
@@ -139,7 +142,7 @@ describe("the feed of two stores on one database", () => {
     expect(cancelled.kind === "deployment" && cancelled.deployment.Status).toBe("cancelled");
     expect(cancelled.previous).toEqual(firstDeployment.kind === "deployment" ? firstDeployment.deployment : undefined);
     expect(second.changes[2]!.previous).toBeUndefined();
-  }, 30_000);
+  });
 });
 
 describe("gaps and bounds", () => {
@@ -186,7 +189,7 @@ describe("gaps and bounds", () => {
     reader.onCommit(third.listener, third.onGap);
     await third.until(i10);
     expect(third.order.slice(-2)).toEqual([`gap ${i9 - 1}-${i9}`, `commit ${i10}`]);
-  }, 30_000);
+  });
 
   it("closing a store stops its feed: no write reaches its listeners after close", async () => {
     const url = await database();
@@ -205,7 +208,7 @@ describe("gaps and bounds", () => {
     const more = (await a.register(job("c", 3), Date.now())).Index;
     await onA.until(more);
     expect(onB.commits.map((c) => c.index)).toEqual([i1]);
-  }, 30_000);
+  });
 });
 
 describe("the reader, over a log in memory", () => {

@@ -9,16 +9,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, startPostgres, type PostgresCluster } from "./support/postgres.js";
+import { freePort, type PostgresCluster } from "./support/postgres.js";
+import { runCluster } from "./support/cluster.js";
 import { killAll, run, start, stop, type Running } from "./server-process.js";
 import { MIGRATIONS } from "../src/store/postgres/migrations/index.js";
+import { HANG_MS, until } from "../../test/support/wait.js";
 
 let cluster: PostgresCluster;
 let dir: string;
 beforeAll(async () => {
-  cluster = await startPostgres();
+  cluster = runCluster();
   dir = mkdtempSync(join(tmpdir(), "filter-server-pgdata-"));
-}, 60_000);
+});
 afterAll(async () => {
   killAll();
   await cluster?.stop();
@@ -48,8 +50,9 @@ describe.concurrent("several servers on one database", () => {
     try {
       const before = await jobIds(b);
       expect(before.ids).toEqual(["seed-1", "seed-2"]);
-      // wait=1s: were B not woken, it would answer the old index after its wait.
-      const blocked = fetch(`${b.api}/v1/jobs?index=${before.index}&wait=1s`);
+      // A wait as long as the hang guard: were B not woken, it would answer the old index after it (a
+      // wake takes far less, however busy the machine).
+      const blocked = fetch(`${b.api}/v1/jobs?index=${before.index}&wait=${HANG_MS / 1000}s`);
       const put = (await (await register(a, "from-a")).json()) as { Index: number };
       const woken = await blocked;
       expect(Number(woken.headers.get("x-svc-index"))).toBe(put.Index);
@@ -82,7 +85,7 @@ describe.concurrent("several servers on one database", () => {
     } finally {
       await Promise.all([stop(a), stop(b)]);
     }
-  }, 120_000);
+  });
 });
 
 describe.concurrent("durability", () => {
@@ -103,7 +106,7 @@ describe.concurrent("durability", () => {
         }
       }
     });
-    while (acknowledged.length < 40) await new Promise((r) => setImmediate(r));
+    await until("40 acknowledged registrations", () => acknowledged.length >= 40, 0);
     server.child.kill("SIGKILL");
     stopping = true;
     await server.exit;
@@ -117,7 +120,7 @@ describe.concurrent("durability", () => {
     } finally {
       await stop(again);
     }
-  }, 120_000);
+  });
 });
 
 describe.concurrent("start", () => {
@@ -130,7 +133,7 @@ describe.concurrent("start", () => {
     expect(out).toMatch(new RegExp(`^filter-server: database postgres://someone:\\*\\*\\*\\*@127\\.0\\.0\\.1:${port}/nothing: .*ECONNREFUSED`));
     expect(out.split("\n")).toHaveLength(1);
     expect(out).not.toContain("secret");
-  }, 60_000);
+  });
 
   it("a schema newer than the server's is one line on stderr and exit 1", async () => {
     const url = await cluster.createDatabase("newer");
@@ -144,5 +147,5 @@ describe.concurrent("start", () => {
     expect(code).toBe(1);
     const out = proc.output().trim();
     expect(out).toBe(`filter-server: database ${url}: the database's schema is version 99, newer than this server's (${MIGRATIONS.length}): upgrade filter-server`);
-  }, 60_000);
+  });
 });

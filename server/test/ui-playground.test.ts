@@ -17,11 +17,14 @@ import { buildApp } from "../src/app.js";
 import { generateDemo } from "../src/demo/generate.js";
 import { SchedulerState } from "../src/store/memory/state.js";
 import { testContext } from "./support/context.js";
+import { HANG_MS } from "../../test/support/wait.js";
 
 const run = promisify(execFile);
 const CHROMIUM = "/usr/bin/chromium";
 const SCREENSHOTS = join(import.meta.dirname, "screenshots");
 const TOKEN = "playground-reader";
+/** expect.poll's options: it waits (1 s by default) as long as the hang guard, however busy the machine. */
+const POLL = { timeout: HANG_MS, interval: 50 };
 
 let app: FastifyInstance;
 let base: string;
@@ -43,7 +46,11 @@ beforeAll(async () => {
     headless: true,
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
     viewport: { width: 1100, height: 800 },
+    timeout: HANG_MS,
   });
+  // Every wait on the page (an element, a navigation) as long as the hang guard: 30 s by default.
+  context.setDefaultTimeout(HANG_MS);
+  context.setDefaultNavigationTimeout(HANG_MS);
   mkdirSync(SCREENSHOTS, { recursive: true });
 });
 
@@ -103,9 +110,9 @@ describe("the playground at /ui/", () => {
     await page.keyboard.type('Stauts == "running"');
     // The lint runs as the text grows: wait for the underline of the whole text, not of a prefix.
     const underline = page.locator(".cm-lintRange-error");
-    await expect.poll(() => underline.first().innerText()).toBe("Stauts");
+    await expect.poll(() => underline.first().innerText(), POLL).toBe("Stauts");
     const item = page.locator("#diagnostics li.error");
-    await expect.poll(() => item.innerText()).toContain('"Stauts" is not a field of JobListStub; did you mean "Status"?');
+    await expect.poll(() => item.innerText(), POLL).toContain('"Stauts" is not a field of JobListStub; did you mean "Status"?');
     await settled(page, "invalid");
     // Hovering the underline shows the message and the fix, as the editor's tooltip.
     await underline.first().hover();
@@ -147,13 +154,13 @@ describe("the playground at /ui/", () => {
     expect((JSON.parse(stdout) as { ID: string }[]).map((j) => j.ID)).toEqual(direct.ids);
     // The plan, on request, is the library's.
     await page.locator("#show-plan").click();
-    await expect.poll(() => page.locator("#plan").innerText()).toMatch(/^and\b/);
+    await expect.poll(() => page.locator("#plan").innerText(), POLL).toMatch(/^and\b/);
     await shot(page, "results");
     // Readable in dark mode: the page follows prefers-color-scheme.
     const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     expect(await background()).toBe("rgb(255, 255, 255)");
     await page.emulateMedia({ colorScheme: "dark" });
-    await expect.poll(background).toBe("rgb(13, 17, 23)");
+    await expect.poll(background, POLL).toBe("rgb(13, 17, 23)");
     await shot(page, "results-dark");
     await page.close();
   });
@@ -166,7 +173,7 @@ describe("the playground at /ui/", () => {
     expect(first).toEqual(firstDirect.ids);
     expect(firstDirect.next).not.toBeNull();
     await page.keyboard.press("Alt+n");
-    await expect.poll(() => new URL(page.url()).hash).toContain(`next_token=${encodeURIComponent(firstDirect.next!)}`);
+    await expect.poll(() => new URL(page.url()).hash, POLL).toContain(`next_token=${encodeURIComponent(firstDirect.next!)}`);
     await settled(page);
     const second = await rowIds(page);
     expect(second[0]).toBe(firstDirect.next!.slice("default.".length));
@@ -233,7 +240,7 @@ describe("the playground at /ui/", () => {
     // The map key may be missing: a warning with the guarded form as its fix.
     await page.locator("#diagnostics li.warning").waitFor();
     await page.locator(".cm-content").press("Control+.");
-    await expect.poll(() => editorText(page)).toBe('"web" in TaskGroups and TaskGroups.web.DesiredTotal == 3');
+    await expect.poll(() => editorText(page), POLL).toBe('"web" in TaskGroups and TaskGroups.web.DesiredTotal == 3');
     await settled(page);
     await page.locator(".cm-line").getByText("TaskGroups", { exact: true }).first().hover();
     const tooltip = page.locator(".type-tooltip");
@@ -346,7 +353,7 @@ describe("the playground at /ui/", () => {
       expect(examples.length).toBeGreaterThanOrEqual(3);
       for (const example of examples) {
         await page.locator("#examples").selectOption(example);
-        await expect.poll(() => editorText(page)).toBe(example);
+        await expect.poll(() => editorText(page), POLL).toBe(example);
         await settled(page);
         expect(await page.locator("#diagnostics li.error").count(), example).toBe(0);
       }

@@ -1,7 +1,8 @@
 /**
  * Runs `filter-check` and collects what it prints: in this process through its `run(argv, io)` (the
  * command's whole behaviour, streams and environment included, without a process start per case), or
- * as the real binary in a child process (through tsx) where the process itself is under test.
+ * as the real binary in a child process where the process itself is under test: the build's
+ * `dist/cli/filter-check.js`, which the run's global setup makes current (test/support/build-global.ts).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { Readable, Writable } from "node:stream";
@@ -9,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { run as runCommand } from "../../src/cli/main.js";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-export const CLI = fileURLToPath(new URL("../../src/cli/filter-check.ts", import.meta.url));
+export const CLI = fileURLToPath(new URL("../../dist/cli/filter-check.js", import.meta.url));
 
 export interface Result {
   readonly code: number | null;
@@ -34,7 +35,7 @@ export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
 
 /** Starts the CLI; the caller drives its streams. */
 export function start(args: readonly string[], env: Record<string, string> = {}): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, ["--import", "tsx", CLI, ...args], { cwd: ROOT, env: childEnv(env) });
+  return spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: childEnv(env) });
 }
 
 /** A stream that keeps what is written to it. */

@@ -71,18 +71,14 @@ export function storable(dialect: SqlDialect, json: string): boolean {
   return dialect === "sqlite" || !/\\u0000|\\ud[89a-f]/i.test(json);
 }
 
-/** PostgreSQL itself (Debian's binaries) on a loopback port, one connection, behind the same interface. */
+/** PostgreSQL itself (Debian's binaries): a database of its own in the test run's cluster, one connection, behind the same interface. */
 export async function openPostgres(): Promise<Engine> {
-  const { startCluster } = await import("../support/postgres-cluster.js");
+  const { sharedCluster } = await import("../support/shared-postgres.js");
   const pg = (await import("pg")).default;
-  const cluster = await startCluster();
-  const client = new pg.Client({ host: "127.0.0.1", port: cluster.port, user: "bench", database: "postgres" });
-  try {
-    await client.connect();
-  } catch (e) {
-    cluster.stop();
-    throw e;
-  }
+  const cluster = sharedCluster();
+  if (cluster === undefined) throw new Error("PostgreSQL is not installed (apt-get install postgresql, or PG_BIN)");
+  const client = new pg.Client({ connectionString: await cluster.createDatabase("engine") });
+  await client.connect();
   const query: QueryFunction = async (sql, params) => (await client.query<Record<string, unknown>>(sql, params)).rows;
   return {
     dialect: "postgres",
@@ -90,7 +86,6 @@ export async function openPostgres(): Promise<Engine> {
     load: (table, rows) => loadJsonb(query, table, rows),
     async close() {
       await client.end().catch(() => undefined);
-      cluster.stop();
     },
   };
 }

@@ -28,7 +28,7 @@ describe("indexes serve the translation (PGlite)", () => {
         'Datacenters', jsonb_build_array('dc' || (i % 4)))
       FROM generate_series(0, 19999) AS i;
       ANALYZE jobs;`);
-  }, 60_000);
+  });
   afterAll(async () => {
     await db.close();
   });

@@ -52,7 +52,7 @@ describe.each([
   let db: Engine;
   beforeAll(async () => {
     db = await open();
-  }, 60_000);
+  });
   afterAll(async () => {
     await db.close();
   });
@@ -75,7 +75,7 @@ describe.each([
     );
     // The subset is not a trivial one: most random patterns are written.
     expect(translated).toBeGreaterThan(NUM_RUNS * 0.6);
-  }, 120_000);
+  });
 });
 
 describe("postgresRegex", () => {

@@ -188,5 +188,5 @@ describe("filter-check --sql", () => {
     const bad = await run(["--sql", "mysql", "a == 1"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--sql must be "postgres" or "sqlite"/);
-  }, 60_000);
+  });
 });

@@ -1,18 +1,15 @@
-/** A test file's PostgreSQL cluster (kept apart from postgres.ts, which the benches import without vitest). */
-import { afterAll, beforeAll } from "vitest";
-import { startPostgres, type PostgresCluster } from "./postgres.js";
+/** The PostgreSQL cluster of the server's tests (kept apart from postgres.ts, which the benches import without vitest). */
+import { sharedCluster } from "../../../test/support/shared-postgres.js";
+import type { PostgresCluster } from "./postgres.js";
 
-/** One cluster for the calling test file: started before its tests, stopped after them. */
+/** The test run's cluster (one per run: test/support/postgres-global.ts); each file makes its own databases. */
+export function runCluster(): PostgresCluster {
+  const cluster = sharedCluster();
+  if (cluster === undefined) throw new Error("PostgreSQL is not installed (apt-get install postgresql)");
+  return cluster;
+}
+
+/** `runCluster`, for files that read it lazily. */
 export function clusterForFile(): () => PostgresCluster {
-  let cluster: PostgresCluster | undefined;
-  beforeAll(async () => {
-    cluster = await startPostgres();
-  }, 60_000);
-  afterAll(async () => {
-    await cluster?.stop();
-  });
-  return () => {
-    if (cluster === undefined) throw new Error("the cluster is not started yet");
-    return cluster;
-  };
+  return runCluster;
 }

@@ -7,6 +7,7 @@
 import { request, type IncomingHttpHeaders, type IncomingMessage } from "node:http";
 import { schemas, t } from "filter-expr";
 import { expect } from "vitest";
+import { HANG_MS } from "../../../test/support/wait.js";
 
 export type Json = Record<string, unknown>;
 
@@ -45,7 +46,7 @@ export function send(base: string, method: string, path: string, body?: unknown,
       res.on("error", reject);
     });
     req.on("error", reject);
-    req.setTimeout(10_000, () => req.destroy(new Error(`${method} ${path}: no answer within 10 s`)));
+    req.setTimeout(HANG_MS, () => req.destroy(new Error(`${method} ${path}: still no answer after ${HANG_MS / 1000} s`)));
     req.end(body === undefined ? undefined : JSON.stringify(body));
   });
 }
@@ -100,13 +101,16 @@ export class Stream {
     return this.frames.flatMap((f) => f.Events);
   }
 
-  /** Resolves once `check` holds (checked after every line); fails with `what` after `ms`. */
-  async waitFor(check: () => boolean, what: string, ms = 5000): Promise<void> {
-    const deadline = Date.now() + ms;
+  /**
+   * Resolves once `check` holds (checked after every line); fails if the stream ends first, or (a hang,
+   * test/support/wait.ts) naming `what` after `HANG_MS`.
+   */
+  async waitFor(check: () => boolean, what: string): Promise<void> {
+    const deadline = Date.now() + HANG_MS;
     while (!check()) {
       if (this.#done) throw new Error(`stream ended before ${what}; lines: ${this.lines.join(" | ").slice(0, 2000)}`);
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out waiting for ${what}; lines: ${this.lines.join(" | ").slice(0, 2000)}`);
+      if (left <= 0) throw new Error(`still waiting, after ${HANG_MS / 1000} s, for ${what}; lines: ${this.lines.join(" | ").slice(0, 2000)}`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
         this.#waiters.push(() => {

@@ -1,0 +1,15 @@
+/**
+ * The test options both projects share (vitest.config.ts, server/vitest.config.ts).
+ *
+ * - No verdict depends on the machine's speed: a test waits for readiness (a log line, a port, an
+ *   answer), never for a fixed time, so the time limits are only a guard against a hang, far above
+ *   what any test takes on a machine busy with other work.
+ * - Each test file runs in a fresh worker process (vitest's default isolation): with workers shared
+ *   between files (`isolate: false`), vitest 3.2 ended runs of many files with "Terminating worker
+ *   thread" before reporting them.
+ */
+export const SUITE = {
+  pool: "forks",
+  testTimeout: 600_000,
+  hookTimeout: 600_000,
+} as const;
