@@ -24,6 +24,7 @@
  *
  *   npm run bench                  (builds dist/, then about fifteen minutes)
  *   npm run bench -- --quick       (fewer rounds)
+ *   npm run bench -- --no-table    (without bench/table.ts, the longest part)
  */
 import { Environment } from "@marcbachmann/cel-js";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -241,8 +242,8 @@ mkdirSync(folder, { recursive: true });
 writeFileSync(`${folder}run.json`, `${JSON.stringify(results, null, 2)}\n`);
 writeFileSync(`${folder}run.md`, `${out.join("\n")}\n`);
 
-// 4. FilterTable against hand-written code (bench/table.ts; the same flags)
-await import("./table.js");
+// 4. FilterTable against hand-written code (bench/table.ts; the same flags), unless --no-table
+if (!process.argv.includes("--no-table")) await import("./table.js");
 
 // 5. count and indexes: what building the result array costs (bench/counts.ts)
 await import("./counts.js");

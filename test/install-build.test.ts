@@ -4,12 +4,12 @@
  * variables), in a copy of the sources, so that this checkout's `dist/` is left alone. (`npm pack`
  * builds everything in `prepack` when `dist/` is stale; test/package.test.ts type-checks the tarball's declarations.)
  */
-import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { runChild } from "./support/child.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -21,26 +21,30 @@ function checkoutCopy(): string {
 }
 
 /** The `prepare` script of package.json, run with npm's variables for `command`. */
-function prepare(dir: string, command: string): string {
+async function prepare(dir: string, command: string): Promise<string> {
   const script = (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts["prepare"]!;
   const [bin, ...args] = script.split(" ");
-  return execFileSync(join(dir, "node_modules", ".bin", bin!), args, {
-    cwd: dir,
-    env: { ...process.env, npm_lifecycle_event: "prepare", npm_command: command },
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const r = await runChild(join(dir, "node_modules", ".bin", bin!), args, { cwd: dir, env: { ...process.env, npm_lifecycle_event: "prepare", npm_command: command } });
+  if (r.status !== 0) throw new Error(`prepare exited ${r.status}: ${r.stderr}`);
+  return r.stdout;
+}
+
+/** Node's output for `args`, which must exit 0. */
+async function nodeOut(args: readonly string[]): Promise<string> {
+  const r = await runChild(process.execPath, args);
+  if (r.status !== 0) throw new Error(`node ${args.join(" ")} exited ${r.status}: ${r.stderr}`);
+  return r.stdout;
 }
 
 describe("the build of npm ci (prepare)", () => {
-  it("writes the JavaScript npm start and the CLI run, no declarations, and prints nothing", () => {
+  it("writes the JavaScript npm start and the CLI run, no declarations, and prints nothing", async () => {
     const dir = checkoutCopy();
-    const out = prepare(dir, "ci");
+    const out = await prepare(dir, "ci");
     expect(out).toBe("");
     for (const f of ["dist/index.js", "dist/index.cjs", "dist/cli/filter-check.js"]) expect(existsSync(join(dir, f)), f).toBe(true);
     expect(existsSync(join(dir, "dist/index.d.ts"))).toBe(false);
     // What it wrote runs.
-    const answer = execFileSync(process.execPath, ["--input-type=module", "-e", `import { compile } from "${join(dir, "dist/index.js")}"; console.log(compile('Status == "running"').evaluate({ Status: "running" }))`], { encoding: "utf8" });
+    const answer = await nodeOut(["--input-type=module", "-e", `import { compile } from "${join(dir, "dist/index.js")}"; console.log(compile('Status == "running"').evaluate({ Status: "running" }))`]);
     expect(answer.trim()).toBe("true");
     // The binary shares the library's chunks: it imports node's modules and the build's own files,
     // never a package (an unbundled chevrotain loads lodash-es file by file: 300 ms at every start).
@@ -48,6 +52,6 @@ describe("the build of npm ci (prepare)", () => {
     const imported = [...bin.matchAll(/^import\b[^"']*["']([^"']+)["']/gm)].map((m) => m[1]!);
     expect(imported.length).toBeGreaterThan(0);
     expect(imported.filter((p) => !p.startsWith("node:") && !/^(fs|fs\/promises|path|util|url|os|readline|process|stream)$/.test(p) && !p.startsWith("../"))).toEqual([]);
-    expect(execFileSync(process.execPath, [join(dir, "dist/cli/filter-check.js"), "--version"], { encoding: "utf8" })).toMatch(/^filter-check/);
+    expect(await nodeOut([join(dir, "dist/cli/filter-check.js"), "--version"])).toMatch(/^filter-check/);
   });
 });
