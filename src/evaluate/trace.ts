@@ -25,7 +25,8 @@ import type { Type } from "../semantics/schema.js";
 import { MISSING, elementType, kindOf, staticPath, typed, type Typed } from "../semantics/select.js";
 import { FilterEvaluationError } from "../errors.js";
 import { bothPlaceholderError, selectorKeys, type EvaluationRules } from "./common.js";
-import { bindListElement, bindMapEntry, closable, collectionParts, matchDecision, newEnv, type Env, type Frame, type MatchDecision } from "./compile.js";
+import { bindListElement, bindMapEntry, closable, collectionDepth, collectionParts, matchDecision, newEnv, type Env, type Frame, type MatchDecision } from "./compile.js";
+import { levelMatches } from "./budget.js";
 import type { Explanation, WitnessLeaf } from "./explain.js";
 
 /** A compiled explain: the explanation, or `undefined` when evaluation raised an error. */
@@ -141,7 +142,7 @@ export function compileTrace(ast: Expr, source: string, root: Type, options: Eva
   if (!closable(ast, source)) return () => undefined;
   let run: TraceFn;
   try {
-    if (flatLeaves(ast) <= MAX_FLAT_LEAVES) return compileFlat(ast, newEnv(ast, source, root, options));
+    if (collectionDepth(ast) === 0 && levelMatches(ast) <= MAX_FLAT_LEAVES) return compileFlat(ast, newEnv(ast, source, root, options));
     run = traceExpr(ast, newEnv(ast, source, root, options));
   } catch (e) {
     // Nesting deeper than the stack allows (the interpreter's stack is on the heap).
@@ -489,30 +490,6 @@ function traceCollection(e: CollectionExpr, env: Env): TraceFn {
 // Flat expressions: `and`, `or` and `not` over at most 30 matches (no collection). Each match is
 // evaluated at most once, so it has a slot of its own (its value read and outcome) and a bit, and a
 // witness is a set of bits: the junctions combine the bits of their operands (no record to cut).
-
-/** The matches a flat expression has, or `Infinity` when it has a collection. */
-function flatLeaves(e: Expr): number {
-  let n = 0;
-  const stack: Expr[] = [e];
-  while (stack.length > 0) {
-    const x = stack.pop()!;
-    switch (x.kind) {
-      case "not":
-        stack.push(x.operand);
-        break;
-      case "and":
-      case "or":
-        for (const o of x.operands) stack.push(o);
-        break;
-      case "match":
-        if (++n > MAX_FLAT_LEAVES) return n;
-        break;
-      case "collection":
-        return Infinity;
-    }
-  }
-  return n;
-}
 
 /** Bits of a small integer (a V8 Smi), one a match. */
 const MAX_FLAT_LEAVES = 30;
