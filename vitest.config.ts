@@ -9,8 +9,9 @@ export default defineConfig({
     // two cores busy (the suite took 296–309 s with three, 281 s with four), where vitest's default
     // (cores − 1) runs one file at a time.
     maxWorkers: 4,
-    // Current builds of both packages (processes under test start from them), and one PostgreSQL
-    // cluster for the run (each test file takes databases of its own in it).
+    // Current builds of both packages (processes under test start from them, and the server's tests
+    // import the library's), and one PostgreSQL cluster for the run (each test file takes databases
+    // of its own in it).
     globalSetup: ["./test/support/build-global.ts", "./test/support/postgres-global.ts"],
     minWorkers: 1,
     projects: [

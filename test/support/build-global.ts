@@ -2,7 +2,7 @@
  * vitest's global setup (vitest.config.ts): the builds the tests start as processes — the library's
  * `dist/` (filter-check, and what the server's bin imports) and the server's `server/dist/main.js` —
  * are made anew when a source is newer than them, so a process under test always runs the sources as
- * they are. Processes start from the builds because a start through tsx costs about six times the CPU
+ * they are. The server's tests import the library's build too (server/vitest.config.ts). Processes start from the builds because a start through tsx costs about six times the CPU
  * (2.6 s against 0.45 s per server start), and the suite starts a hundred of them.
  */
 import { spawnSync } from "node:child_process";
