@@ -6,15 +6,15 @@
  * once both servers are healthy again, the database holds exactly one LISTEN connection per server,
  * and stays so; a blocking query on one server still wakes on the other's write.
  */
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { killAll, start, stop, type Running } from "./server-process.js";
-import { postgresBin, startPostgres, type PostgresCluster } from "./support/postgres.js";
+import { startPostgres, type PostgresCluster } from "./support/postgres.js";
 import { HANG_MS, until } from "../../test/support/wait.js";
+import { runAsOwner } from "../../test/support/postgres-cluster.js";
 
 let cluster: PostgresCluster;
 let dir: string;
@@ -39,12 +39,7 @@ async function connect(database: string): Promise<pg.Client> {
 }
 
 /** pg_ctl as the cluster's owner (the postgres user when the tests run as root). */
-function pgCtl(args: string[]): void {
-  const ctl = join(postgresBin()!, "pg_ctl");
-  const root = process.getuid?.() === 0;
-  const result = root ? spawnSync("runuser", ["-u", "postgres", "--", ctl, ...args], { encoding: "utf8" }) : spawnSync(ctl, args, { encoding: "utf8" });
-  if (result.status !== 0) throw new Error(`pg_ctl ${args.join(" ")}: ${result.stderr || result.stdout}`);
-}
+const pgCtl = (args: string[]): void => runAsOwner("pg_ctl", args);
 
 /** The cluster's log file (the test helper's). */
 const log = (): string => join(dirname(data), "log");
