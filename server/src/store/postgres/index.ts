@@ -345,6 +345,11 @@ export class PostgresStore implements SchedulerStore {
     };
     signal?.addEventListener("abort", onAbort, { once: true });
     let broken = false;
+    const succeeds = (sql: string): Promise<boolean> =>
+      client.query(sql).then(
+        () => true,
+        () => false,
+      );
     const timeout = read.filter === undefined ? this.scanTimeoutMs : this.pushdownTimeoutMs;
     try {
       // One round trip opens the snapshot, reads its index and the namespaces (constant SQL text), marks
@@ -376,6 +381,18 @@ export class PostgresStore implements SchedulerStore {
           left = Math.floor(left - (performance.now() - started));
         }
       };
+      // Going back to the savepoint runs under the timeout the pushdown left (a few milliseconds in key
+      // ranges), so on a busy machine that timeout may cancel it; it reads nothing and is sent again.
+      const rewind = async (): Promise<void> => {
+        for (let tries = 1; ; tries++) {
+          try {
+            await client.query("ROLLBACK TO SAVEPOINT pushdown");
+            return;
+          } catch (e) {
+            if (!isCanceled(e) || signal?.aborted === true || tries === 3) throw e;
+          }
+        }
+      };
       const once = remembering(read);
       const readWith = (mode: ReadMode) => readWalk(run, once, mode, row.namespaces);
       const exact = this.exact(read as ListRead<unknown>);
@@ -395,7 +412,7 @@ export class PostgresStore implements SchedulerStore {
         // the same pushdown again, each statement over at most `rangeRows` rows of the key order,
         // where the table has more rows than a range (as the planner counts them); otherwise a range
         // is the whole table, and the condition costs more than the pushdown's time.
-        await client.query("ROLLBACK TO SAVEPOINT pushdown");
+        await rewind();
         const { rows } = await client.query<{ n: number }>("SELECT reltuples::float8 AS n FROM pg_class WHERE oid = $1::regclass", [table]);
         if (!(Number(rows[0]?.n) > this.rangeRows)) {
           this.log("filter pushdown ran out of time, reading without it", { table, filter, timeoutMs: timeout });
@@ -409,22 +426,21 @@ export class PostgresStore implements SchedulerStore {
           } catch (e2) {
             if (!outOfTime(e2)) throw e2;
             this.log("filter pushdown ran out of time in a key range, reading without it", { table, filter, timeoutMs: timeout });
-            await client.query("ROLLBACK TO SAVEPOINT pushdown");
+            await rewind();
             page = await withoutPushdown();
           }
         }
       }
-      await client.query(`SET LOCAL statement_timeout = ${this.scanTimeoutMs}; COMMIT`);
+      // The page is read from one snapshot, and ending a read-only transaction changes nothing: an end
+      // the pushdown's timeout cancels costs the connection (closed if it cannot roll back), not the answer.
+      if (!(await succeeds("COMMIT"))) broken = !(await succeeds("ROLLBACK"));
       // What this snapshot saw is committed: no later answer of this server shows an older index.
       this.advance({ [table]: index });
       return { ...page, index };
     } catch (e) {
       // A cancel sent for this read lands before the connection serves anything else.
       await cancelling;
-      broken = !(await client.query("ROLLBACK").then(
-        () => true,
-        () => false,
-      ));
+      broken = !(await succeeds("ROLLBACK"));
       if (signal?.aborted) throw new ClientGone();
       throw e;
     } finally {
