@@ -145,8 +145,12 @@ class CompiledFilter<T> implements Filter<T> {
   /** The compiled `explain`, built on first use. */
   #trace: Tracer | undefined;
 
-  constructor(expression: string, ast: Ast, schema: Schema | undefined, settings: FilterSettings) {
+  /** The text the AST's spans point into, and errors quote: the expression, or for a residual of `split` the filter it came from. */
+  readonly #source: string;
+
+  constructor(expression: string, ast: Ast, schema: Schema | undefined, settings: FilterSettings, source = expression) {
     this.expression = expression;
+    this.#source = source;
     this.ast = ast;
     this.schema = schema;
     this[SETTINGS] = settings;
@@ -155,7 +159,7 @@ class CompiledFilter<T> implements Filter<T> {
     // two together), unless the program is built already; the closures are built for the second.
     const run = clones.lazy(
       () => this.#compiled().run,
-      (datum, budget) => (this.#program === undefined ? interpret(ast, expression, datum, settings.root, settings.options, budget) : this.#program.run(datum, budget)),
+      (datum, budget) => (this.#program === undefined ? interpret(ast, source, datum, settings.root, settings.options, budget) : this.#program.run(datum, budget)),
     );
     const maxSteps = settings.maxSteps;
     this.evaluate = maxSteps === undefined ? run : (datum: T, budget?: EvaluationBudget) => run(datum, budget ?? { steps: maxSteps });
@@ -168,7 +172,7 @@ class CompiledFilter<T> implements Filter<T> {
 
   #compiled(): CompiledProgram {
     const { root, options } = this[SETTINGS];
-    return (this.#program ??= compileAst(this.ast, this.expression, root, options, this.#clones));
+    return (this.#program ??= compileAst(this.ast, this.#source, root, options, this.#clones));
   }
 
   explain(datum: T, budget?: EvaluationBudget): Explanation {
@@ -176,10 +180,10 @@ class CompiledFilter<T> implements Filter<T> {
     const steps = budget ?? (maxSteps === undefined ? undefined : { steps: maxSteps });
     // Compiled (`evaluate/trace.ts`) without a budget; the interpreter finds an error's leaf and charges a budget.
     if (steps === undefined) {
-      const explained = (this.#trace ??= compileTrace(this.ast, this.expression, root, options))(datum);
+      const explained = (this.#trace ??= compileTrace(this.ast, this.#source, root, options))(datum);
       if (explained !== undefined) return explained;
     }
-    return explainInterpreted(this.ast, this.expression, datum, root, options, steps);
+    return explainInterpreted(this.ast, this.#source, datum, root, options, steps);
   }
 
   filter<U extends T>(items: Iterable<U>): U[] {
@@ -243,13 +247,12 @@ export function split<T = unknown>(filter: Filter<T> | string, target: string | 
   const f = typeof filter === "string" ? compile<T>(filter, options) : filter;
   const settings = settingsOf(f);
   const parts = splitFilter(f, settings, target);
+  const rest = parts.residual;
   let residual: Filter<T> | undefined;
-  if (parts.residual === f.expression) residual = f;
-  else if (parts.residual !== undefined) {
-    const own: CompileOptions = { schema: f.schema, check: false, ...(settings && { target: settings.target, maxSteps: settings.maxSteps }) };
-    if (settings && "unknownValue" in settings.options) own.unknownValue = settings.options.unknownValue;
-    residual = compile<T>(parts.residual, own);
-  }
+  if (rest === undefined || rest.ast === f.ast) residual = rest && f;
+  // The filter's own settings, and its text as the source: the residual's errors are the filter's (span, line and column included).
+  else if (settings !== undefined) residual = new CompiledFilter<T>(rest.expression, rest.ast, f.schema, settings, f.expression);
+  else residual = compile<T>(rest.expression, { schema: f.schema, check: false });
   return { target: parts.target, server: parts.server, residual };
 }
 

@@ -37,8 +37,12 @@ export interface SplitParts {
   readonly target: Target;
   /** The filter to send to the server (`?filter=`); undefined: send none and take every item. */
   readonly server: string | undefined;
-  /** The filter to evaluate on the server's answer, as the original is evaluated; undefined: keep every item. */
-  readonly residual: string | undefined;
+  /**
+   * The conjuncts to evaluate on the server's answer, as the original is evaluated: their AST (spans
+   * into the filter's text; the filter's own AST when it is all of it) and their printed text;
+   * undefined: keep every item.
+   */
+  readonly residual: { readonly expression: string; readonly ast: Expr } | undefined;
 }
 
 /** The features whose rules differ between two releases. */
@@ -97,8 +101,11 @@ function same(e: Expr, root: Type, diff: ReadonlySet<Feature>, target: Target): 
 }
 
 
-const conjunction = (parts: readonly Expr[]): string | undefined =>
-  parts.length === 0 ? undefined : print(parts.length === 1 ? parts[0]! : { kind: "and", operands: parts, span: { start: 0, end: 0 } });
+/** The conjunction of `parts` (in the filter's order, keeping their spans), or undefined for none. */
+function conjunction(parts: readonly Expr[]): Expr | undefined {
+  if (parts.length <= 1) return parts[0];
+  return { kind: "and", operands: parts, span: { start: parts[0]!.span.start, end: parts[parts.length - 1]!.span.end } };
+}
 
 /**
  * Splits a compiled filter (or an expression, for plain JSON and the newest release) for a server
@@ -112,7 +119,8 @@ export function splitFilter(filter: SplitSource, settings: FilterSettings | unde
   const root: Type = settings?.root ?? { kind: "any" };
   const all = conjuncts(filter.ast);
   // The server evaluates without options: with an unknown value, no leaf answers alike there.
-  if (settings !== undefined && "unknownValue" in settings.options) return { target: to, server: undefined, residual: filter.expression };
+  const whole = { expression: filter.expression, ast: filter.ast };
+  if (settings !== undefined && "unknownValue" in settings.options) return { target: to, server: undefined, residual: whole };
   const diff = changed(from, to);
   const chosen: Expr[] = [];
   const rest: Expr[] = [];
@@ -127,10 +135,12 @@ export function splitFilter(filter: SplitSource, settings: FilterSettings | unde
     }
     infallibleSoFar &&= infallible;
   }
-  let server = conjunction(chosen);
-  let residual = rest.length === all.length ? filter.expression : conjunction(rest);
-  if (server !== undefined && !parsesUnder(server, to)) [server, residual] = [undefined, filter.expression];
-  return { target: to, server, residual };
+  const sent = conjunction(chosen);
+  const server = sent && print(sent);
+  if (server === undefined || !parsesUnder(server, to)) return { target: to, server: undefined, residual: whole };
+  const left = conjunction(rest);
+  if (left === undefined) return { target: to, server, residual: undefined };
+  return { target: to, server, residual: { expression: print(left), ast: left } };
 }
 
 function parsesUnder(text: string, target: Target): boolean {

@@ -2,7 +2,7 @@
  * The laws of `split(filter, target)`, for every release and both modes: the server part parses under
  * the target's rules; where the server (evaluating as the target) drops an item or fails, the filter
  * answers false or fails too; on every item the server keeps, the residual answers exactly as the
- * filter (answers, and errors by class and code).
+ * filter (answers, and errors by class, code and place in the filter's text).
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -11,14 +11,14 @@ import { exprArb } from "../support/arbitraries.js";
 import { compiledOrRejected, MODES } from "../support/modes.js";
 import { runs } from "../support/runs.js";
 
-/** The class and code of a failure, or the answer. */
+/** The class, code and place of a failure (its span in the text the user wrote, its line and column), or the answer. */
 function verdict(run: () => boolean): string {
   try {
     return String(run());
   } catch (e) {
-    const err = e as { name: string; code?: string };
+    const err = e as { name: string; code?: string; span?: { start: number; end: number }; line?: number; column?: number; source?: string };
     if (err.name !== "FilterEvaluationError") throw e;
-    return `error:${err.code}`;
+    return `error:${err.code} at ${err.span?.start}-${err.span?.end} (${err.line}:${err.column}) of ${JSON.stringify(err.source)}`;
   }
 }
 
@@ -62,6 +62,21 @@ describe("split", () => {
     const s = split('Status == "running" and "dc1" in Datacenters', "nomad@1.3.0");
     expect(s.server).toBe('Status == "running" and "dc1" in Datacenters');
     expect(s.residual).toBeUndefined();
+  });
+
+  it("a residual's error is the filter's: its span, line and column point into the text the user wrote", () => {
+    const f = compile('x == "a" and y.z == 1');
+    const s = split(f, "go-bexpr@0.1.11");
+    expect([s.server, s.residual?.expression]).toEqual(['x == "a"', "y.z == 1"]);
+    const want = verdict(() => f.evaluate({ x: "a" }));
+    expect(want).toMatch(/^error:missing-key at 13-\d+ \(1:14\)/);
+    expect(verdict(() => s.residual!.evaluate({ x: "a" }))).toBe(want);
+    // Compiled (second call), filtering, and explaining alike.
+    expect(verdict(() => s.residual!.evaluate({ x: "a" }))).toBe(want);
+    expect(verdict(() => s.residual!.filter([{ x: "a" }]).length > 0)).toBe(want);
+    const explained = s.residual!.explain({ x: "a" });
+    const original = f.explain({ x: "a" });
+    expect(explained.result).toEqual(original.result);
   });
 
   it("keeps a map key that may be missing away from go-bexpr 0.1.11, which fails on it", () => {
