@@ -14,8 +14,6 @@ import { PERMISSION_DENIED, checkRegion, readAccess } from "../scheduler/list.js
 import type { Query } from "../scheduler/query.js";
 import { sendBusy, sendText } from "../scheduler/respond.js";
 import { CLIENT_RETRY_AFTER_S, type ClientBounds } from "../scheduler/clients.js";
-import { storeOf } from "../scheduler/index.js";
-import type { SchedulerState } from "../store/memory/state.js";
 import type { SchedulerStore } from "../store/types.js";
 import { EventHub } from "./hub.js";
 import { registerEventMetrics } from "./metrics.js";
@@ -47,8 +45,7 @@ function streamSteps(options: ServerContext["options"]): number {
  * shutdown: fastify's `preClose` ends every stream cleanly before the listener closes. Replays take
  * their turns of the loop in `bounds.turns`; a client holds at most `bounds.streams` streams.
  */
-export function eventRoutes(ctx: ServerContext, storeOrState: SchedulerStore | SchedulerState, filters: FilterCache, bounds: ClientBounds, registry?: Registry): FastifyPluginAsync {
-  const store = storeOf(storeOrState);
+export function eventRoutes(ctx: ServerContext, store: SchedulerStore, filters: FilterCache, bounds: ClientBounds, registry?: Registry): FastifyPluginAsync {
   return async (app) => {
     const { options } = ctx;
     // The feed's start, read in the same turn as the subscription: no write falls between.
