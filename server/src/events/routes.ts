@@ -6,13 +6,11 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { Registry } from "prom-client";
 import type { ServerContext } from "../context.js";
-import { BadRequest } from "../lists/errors.js";
 import type { FilterCache } from "../lists/filters.js";
 import { closeWhenStalled, STALL_TIMEOUT_MS } from "../ops/connections.js";
 import { BUSY_RETRY_AFTER_S } from "../scheduler/answers.js";
-import { PERMISSION_DENIED, checkRegion, readAccess } from "../scheduler/list.js";
-import type { Query } from "../scheduler/query.js";
-import { sendBusy, sendText } from "../scheduler/respond.js";
+import { readRequest, type ReadRoute } from "../scheduler/preamble.js";
+import { sendBusy } from "../scheduler/respond.js";
 import { CLIENT_RETRY_AFTER_S, type ClientBounds } from "../scheduler/clients.js";
 import type { SchedulerStore } from "../store/types.js";
 import { EventHub } from "./hub.js";
@@ -27,6 +25,9 @@ export const EVENT_BUFFER = 4096;
 export const EVENT_HEARTBEAT_MS = 10_000;
 export const EVENT_STREAMS = 256;
 export const EVENT_STREAM_BYTES = 1024 * 1024;
+
+/** How a stream's request is read: its parameters, and filters over the events' schema. */
+const STREAM_ROUTE: ReadRoute<StreamQuery> = { parse: parseStreamQuery, schema: eventSchema };
 
 /**
  * The steps each stream's filter may spend on one event: its share of the fan-out budget (the budget
@@ -73,25 +74,10 @@ export function eventRoutes(ctx: ServerContext, store: SchedulerStore, filters: 
     const steps = streamSteps(options);
 
     app.get("/event/stream", async (request, reply) => {
-      let query: StreamQuery;
-      try {
-        query = parseStreamQuery(request.query as Query);
-        checkRegion(ctx, query.region);
-      } catch (e) {
-        if (e instanceof BadRequest) return sendText(reply, 400, e.message);
-        throw e;
-      }
-      // The token after the parameters and before the filter, as the list endpoints check them.
-      const access = readAccess(ctx, request, query.namespace);
-      if (access === undefined) return sendText(reply, 403, PERMISSION_DENIED);
-      const { readable, client } = access;
-      let filter;
-      try {
-        filter = query.filter === "" ? undefined : filters.get(eventSchema, query.filter);
-      } catch (e) {
-        if (e instanceof BadRequest) return sendText(reply, 400, e.message);
-        throw e;
-      }
+      // The parameters, region, token and filter as the list endpoints check them.
+      const read = readRequest(ctx, filters, STREAM_ROUTE, request, reply);
+      if (read === undefined) return reply;
+      const { query, readable, client, filter } = read;
       if (hub.closed) return sendBusy(reply, BUSY_RETRY_AFTER_S, "the server is shutting down");
       if (hub.size >= maxStreams) {
         hub.refuse();
