@@ -81,13 +81,13 @@ function answerKey(query: ListQuery, readable: ReadonlySet<string> | null): stri
 }
 
 /**
- * GET of a list endpoint with every convention: the read preamble (`readRequest`: parameters, 400 on
- * a bad one; region; ACL, 403; `filter` with `prefix`, 400; the cached compiled filter, 400 on a
- * syntax or type error), pagination,
- * blocking on `index`/`wait`, `pretty` and the meta headers. The filter's evaluation budget
- * (`--filter-budget`) is one per item, and the request's (`--request-budget`) bounds them all: a list's
- * length is never refused for a filter of ordinary cost, a filter that explodes on one item, or whose
- * items cost far more than an ordinary filter's, is. Pages are computed in slices, in the turns of the
+ * GET of a list endpoint with every convention: the reads' preamble (`readRequest`: parameters, 400
+ * on a bad one; region; ACL, 403; `filter` with `prefix`, 400; the cached compiled filter, 400 on a
+ * syntax or type error), pagination, blocking on `index`/`wait`, `pretty` and the meta headers. The
+ * filter's evaluation budget (`--filter-budget`) is one per item, and the request's
+ * (`--request-budget`) bounds them all: a list's length is never refused for a filter of ordinary
+ * cost, a filter that explodes on one item, or whose items cost far more than an ordinary filter's,
+ * is. Pages are computed in slices, in the turns of the
  * loop their client's share gives them (`Turns`), and shared by requests that ask the same page of the
  * same state (`answers`); large ones are streamed. A blocking query holds one of its client's
  * `--blocking-queries-per-client` slots while it waits (past them: 429).
