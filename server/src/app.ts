@@ -10,19 +10,17 @@ import { runsRoutes } from "./runs/index.js";
 import { AnswerCache } from "./scheduler/answers.js";
 import { FilterCache } from "./lists/filters.js";
 import { metricsRoutes, ServerMetrics } from "./ops/metrics.js";
-import { schedulerRoutes, storeOf } from "./scheduler/index.js";
+import { schedulerRoutes } from "./scheduler/index.js";
 import { PageWaits, registerPageWaitMetrics } from "./scheduler/page-waits.js";
 import { clientBounds, registerClientMetrics } from "./scheduler/clients.js";
 import { eventRoutes } from "./events/routes.js";
-import { StoreWriteError } from "./store/memory/persist.js";
 import { uiRoutes } from "./ui/index.js";
-import type { SchedulerState } from "./store/memory/state.js";
 import type { SchedulerStore } from "./store/types.js";
 import { parseJson } from "./lists/json-literals.js";
 
 export interface AppServices {
-  /** The scheduler's store (a bare state is served from memory). */
-  scheduler: SchedulerStore | SchedulerState;
+  /** The scheduler's store: the routes see it through the store interface only. */
+  scheduler: SchedulerStore;
   /** The compiled-filter cache and the shared list answers (created by the routes when absent). */
   filters?: FilterCache;
   answers?: AnswerCache;
@@ -70,11 +68,11 @@ export async function buildApp(ctx: ServerContext, services: AppServices): Promi
 
   // A 5xx carries the request id, never the error's own text (a database's address, a file, an index
   // name): that goes to the log line with the same id. Errors written for clients (`expose`: the
-  // store's 503; the data directory's "state not saved") and every 4xx keep their message.
+  // PostgreSQL store's 503; the data directory's "state not saved") and every 4xx keep their message.
   app.setErrorHandler((error: FastifyError & { expose?: boolean; headers?: Record<string, string> }, request, reply) => {
     const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
     if (error.headers !== undefined) void reply.headers(error.headers);
-    if (status < 500 || error.expose === true || error instanceof StoreWriteError) {
+    if (status < 500 || error.expose === true) {
       if (status >= 500) request.log.warn({ err: error }, "request failed");
       return sendText(reply, status, error.message);
     }
@@ -84,7 +82,7 @@ export async function buildApp(ctx: ServerContext, services: AppServices): Promi
 
   const filters = services.filters ?? new FilterCache();
   const answers = services.answers ?? new AnswerCache();
-  const scheduler = storeOf(services.scheduler);
+  const scheduler = services.scheduler;
   // Blocking queries that wake only when their page changes follow the store's writes.
   // The loop's turns for long work and the per-client bounds, shared by the list endpoints, the page waits and the event stream.
   const bounds = clientBounds(ctx.options);

@@ -5,6 +5,7 @@ import { configureAgent } from "../src/agent/index.js";
 import { buildApp } from "../src/app.js";
 import { type AclToken, DEFAULT_OPTIONS, newLogEvents, type ServerContext } from "../src/context.js";
 import { configureRuns } from "../src/runs/index.js";
+import { MemoryStore } from "../src/store/memory/index.js";
 import { SchedulerState } from "../src/store/memory/state.js";
 import { until } from "../../test/support/wait.js";
 
@@ -76,7 +77,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<Agent> {
     ...(options.maxMembers === undefined ? {} : { maxMembers: options.maxMembers }),
     ...(options.reapAfterMs === undefined ? {} : { reapAfterMs: options.reapAfterMs }),
   });
-  const app = await buildApp(ctx, { scheduler: new SchedulerState({ index: 1, jobs: [], deployments: [] }) });
+  const app = await buildApp(ctx, { scheduler: new MemoryStore(new SchedulerState({ index: 1, jobs: [], deployments: [] })) });
   await app.listen({ host: "127.0.0.1", port: 0 });
   const port = (app.server.address() as AddressInfo).port;
   let closed = false;

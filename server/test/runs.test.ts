@@ -5,6 +5,7 @@ import { TokenAcl } from "../src/acl.js";
 import { buildApp } from "../src/app.js";
 import { type AclToken, DEFAULT_OPTIONS, newLogEvents, type ServerContext } from "../src/context.js";
 import { configureRuns, generatedApplyToken, STATE_URL_TTL_MS } from "../src/runs/index.js";
+import { MemoryStore } from "../src/store/memory/index.js";
 import { SchedulerState } from "../src/store/memory/state.js";
 import { HANG_MS } from "../../test/support/wait.js";
 
@@ -58,7 +59,7 @@ async function start(tokens: AclToken[] | undefined, data?: unknown): Promise<Se
   const clock = new TestClock();
   const announced: string[] = [];
   configureRuns(ctx, { clock, announce: (line) => announced.push(line) });
-  const app = await buildApp(ctx, { scheduler: new SchedulerState({ index: 1, jobs: [], deployments: [] }) });
+  const app = await buildApp(ctx, { scheduler: new MemoryStore(new SchedulerState({ index: 1, jobs: [], deployments: [] })) });
   await app.listen({ host: "127.0.0.1", port: 0 });
   const { port } = app.server.address() as AddressInfo;
   return { base: `http://127.0.0.1:${port}`, ctx, clock, announced, app };

@@ -5,6 +5,7 @@ import { buildApp } from "../src/app.js";
 import { FilterCache } from "../src/lists/filters.js";
 import { schedulerRoutes } from "../src/scheduler/index.js";
 import { snapshotFromData } from "../src/lists/load.js";
+import { MemoryStore } from "../src/store/memory/index.js";
 import { SchedulerState } from "../src/store/memory/state.js";
 import Fastify from "fastify";
 import { compile, FilterSyntaxError, schemas } from "filter-expr";
@@ -51,7 +52,7 @@ let app: FastifyInstance;
 let base: string;
 beforeAll(async () => {
   const ctx = testContext();
-  app = await buildApp(ctx, { scheduler: new SchedulerState(snapshotFromData({ jobs: JOBS, deployments: DEPLOYMENTS })) });
+  app = await buildApp(ctx, { scheduler: new MemoryStore(new SchedulerState(snapshotFromData({ jobs: JOBS, deployments: DEPLOYMENTS }))) });
   await app.listen({ host: "127.0.0.1", port: 0 });
   base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 });
@@ -169,7 +170,7 @@ describe("compiled filters are cached", () => {
     const filters = new FilterCache(2);
     const ctx = testContext();
     const own = Fastify();
-    await own.register(schedulerRoutes(ctx, new SchedulerState(snapshotFromData({ jobs: JOBS, deployments: DEPLOYMENTS })), filters), { prefix: "/v1" });
+    await own.register(schedulerRoutes(ctx, new MemoryStore(new SchedulerState(snapshotFromData({ jobs: JOBS, deployments: DEPLOYMENTS }))), filters), { prefix: "/v1" });
     const q = (path: string, f: string) => own.inject({ url: `/v1/${path}?filter=${encodeURIComponent(f)}` });
     for (let i = 0; i < 5; i++) expect((await q("jobs", 'Status == "running"')).statusCode).toBe(200);
     expect(filters.compiles).toBe(1);

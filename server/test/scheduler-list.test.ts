@@ -6,6 +6,7 @@ import { buildApp } from "../src/app.js";
 import type { AclToken } from "../src/context.js";
 import { DEFAULT_OPTIONS } from "../src/context.js";
 import { snapshotFromData } from "../src/lists/load.js";
+import { MemoryStore } from "../src/store/memory/index.js";
 import { SchedulerState } from "../src/store/memory/state.js";
 import { testContext } from "./support/context.js";
 import { DEPLOYMENT_PAGES, JOB_PAGES, PAGINATION_DEPLOYMENTS, PAGINATION_JOBS, short } from "./support/scheduler-tables.js";
@@ -24,7 +25,7 @@ const TOKENS: AclToken[] = [
 async function start(tokens?: AclToken[], data: unknown = { jobs: JOBS, deployments: DEPLOYMENTS }): Promise<{ app: FastifyInstance; base: string; state: SchedulerState }> {
   const ctx = testContext(tokens, { logLevel: DEFAULT_OPTIONS.logLevel });
   const state = new SchedulerState(snapshotFromData(data));
-  const app = await buildApp({ ...ctx, options: { ...ctx.options, logLevel: "error" } }, { scheduler: state });
+  const app = await buildApp({ ...ctx, options: { ...ctx.options, logLevel: "error" } }, { scheduler: new MemoryStore(state) });
   await app.listen({ host: "127.0.0.1", port: 0 });
   return { app, base: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`, state };
 }

@@ -11,6 +11,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.js";
 import { generateDemo } from "../src/demo/generate.js";
+import { MemoryStore } from "../src/store/memory/index.js";
 import { SchedulerState } from "../src/store/memory/state.js";
 import { readPrebuilt } from "../src/ui/assets.js";
 import { uiRoutes } from "../src/ui/index.js";
@@ -22,7 +23,7 @@ let base: string;
 
 beforeAll(async () => {
   const ctx = testContext([{ SecretID: "reader", Capabilities: ["job:read"] }]);
-  app = await buildApp(ctx, { scheduler: new SchedulerState(generateDemo()) });
+  app = await buildApp(ctx, { scheduler: new MemoryStore(new SchedulerState(generateDemo())) });
   await app.listen({ host: "127.0.0.1", port: 0 });
   base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 });

@@ -15,6 +15,7 @@ import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.js";
 import { generateDemo } from "../src/demo/generate.js";
+import { MemoryStore } from "../src/store/memory/index.js";
 import { SchedulerState } from "../src/store/memory/state.js";
 import { testContext } from "./support/context.js";
 import { HANG_MS } from "../../test/support/wait.js";
@@ -37,7 +38,7 @@ beforeAll(async () => {
     throw new Error(`Debian's chromium is not installed at ${CHROMIUM}: the browser tests need it (apt-get install -y chromium; .ci/run installs it)`);
   }
   const ctx = testContext([{ SecretID: TOKEN, Name: "reader", Capabilities: ["job:read"] }]);
-  app = await buildApp(ctx, { scheduler: new SchedulerState(generateDemo()) });
+  app = await buildApp(ctx, { scheduler: new MemoryStore(new SchedulerState(generateDemo())) });
   await app.listen({ host: "127.0.0.1", port: 0 });
   base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   userDataDir = mkdtempSync(join(tmpdir(), "filter-playground-chromium-"));

@@ -6,16 +6,12 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { Registry } from "prom-client";
 import type { ServerContext } from "../context.js";
-import { BadRequest } from "../lists/errors.js";
 import type { FilterCache } from "../lists/filters.js";
 import { closeWhenStalled, STALL_TIMEOUT_MS } from "../ops/connections.js";
 import { BUSY_RETRY_AFTER_S } from "../scheduler/answers.js";
-import { PERMISSION_DENIED, checkRegion, readAccess } from "../scheduler/list.js";
-import type { Query } from "../scheduler/query.js";
-import { sendBusy, sendText } from "../scheduler/respond.js";
+import { readRequest, type ReadRoute } from "../scheduler/preamble.js";
+import { sendBusy } from "../scheduler/respond.js";
 import { CLIENT_RETRY_AFTER_S, type ClientBounds } from "../scheduler/clients.js";
-import { storeOf } from "../scheduler/index.js";
-import type { SchedulerState } from "../store/memory/state.js";
 import type { SchedulerStore } from "../store/types.js";
 import { EventHub } from "./hub.js";
 import { registerEventMetrics } from "./metrics.js";
@@ -29,6 +25,9 @@ export const EVENT_BUFFER = 4096;
 export const EVENT_HEARTBEAT_MS = 10_000;
 export const EVENT_STREAMS = 256;
 export const EVENT_STREAM_BYTES = 1024 * 1024;
+
+/** How a stream's request is read: its parameters, and filters over the events' schema. */
+const STREAM_ROUTE: ReadRoute<StreamQuery> = { parse: parseStreamQuery, schema: eventSchema };
 
 /**
  * The steps each stream's filter may spend on one event: its share of the fan-out budget (the budget
@@ -47,8 +46,7 @@ function streamSteps(options: ServerContext["options"]): number {
  * shutdown: fastify's `preClose` ends every stream cleanly before the listener closes. Replays take
  * their turns of the loop in `bounds.turns`; a client holds at most `bounds.streams` streams.
  */
-export function eventRoutes(ctx: ServerContext, storeOrState: SchedulerStore | SchedulerState, filters: FilterCache, bounds: ClientBounds, registry?: Registry): FastifyPluginAsync {
-  const store = storeOf(storeOrState);
+export function eventRoutes(ctx: ServerContext, store: SchedulerStore, filters: FilterCache, bounds: ClientBounds, registry?: Registry): FastifyPluginAsync {
   return async (app) => {
     const { options } = ctx;
     // The feed's start, read in the same turn as the subscription: no write falls between.
@@ -76,25 +74,10 @@ export function eventRoutes(ctx: ServerContext, storeOrState: SchedulerStore | S
     const steps = streamSteps(options);
 
     app.get("/event/stream", async (request, reply) => {
-      let query: StreamQuery;
-      try {
-        query = parseStreamQuery(request.query as Query);
-        checkRegion(ctx, query.region);
-      } catch (e) {
-        if (e instanceof BadRequest) return sendText(reply, 400, e.message);
-        throw e;
-      }
-      // The token after the parameters and before the filter, as the list endpoints check them.
-      const access = readAccess(ctx, request, query.namespace);
-      if (access === undefined) return sendText(reply, 403, PERMISSION_DENIED);
-      const { readable, client } = access;
-      let filter;
-      try {
-        filter = query.filter === "" ? undefined : filters.get(eventSchema, query.filter);
-      } catch (e) {
-        if (e instanceof BadRequest) return sendText(reply, 400, e.message);
-        throw e;
-      }
+      // The parameters, region, token and filter as the list endpoints check them.
+      const read = readRequest(ctx, filters, STREAM_ROUTE, request, reply);
+      if (read === undefined) return reply;
+      const { query, readable, client, filter } = read;
       if (hub.closed) return sendBusy(reply, BUSY_RETRY_AFTER_S, "the server is shutting down");
       if (hub.size >= maxStreams) {
         hub.refuse();

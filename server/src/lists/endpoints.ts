@@ -1,13 +1,14 @@
 /**
- * The list endpoints, each declared once: its path, table and filter schema, how an item names its
- * namespace, the order it is listed and paged in, and what its `prefix` parameter means. Both stores
- * and the HTTP layer read these declarations; a new list endpoint is a declaration here, its record type,
- * and its table in each store.
+ * The list endpoints, each declared once: its path, table and filter schema, which changes of a write
+ * are its items', how an item names its namespace, the order it is listed and paged in, and what its
+ * `prefix` parameter means. Both stores and the HTTP layer read these declarations (the tables too:
+ * `perTable`, `listChange`); a new list endpoint is a declaration here, its record type, and its table
+ * in each store.
  */
 import { BadRequest } from "./errors.js";
 import type { SchemaName } from "./filters.js";
 import { byCreateIndexAndId, byId, byNamespaceAndId, prefixEnd, type ListOrder } from "./orders.js";
-import type { Deployment, JobListEntry, Table } from "./records.js";
+import type { Change, Deployment, JobListEntry, Table } from "./records.js";
 
 /** What the `prefix` parameter selects: the items of an order whose keys lie in a range. */
 export interface PrefixRule<T> {
@@ -23,6 +24,11 @@ export interface ListEndpoint<T> {
   /** The list's path under `/v1`. */
   readonly path: string;
   readonly table: Table;
+  /**
+   * The versions of this list's item that a write's change holds: the one it replaces (undefined:
+   * created) and the one it writes; undefined when the change is to another list.
+   */
+  versionsOf(change: Change): readonly [T | undefined, T] | undefined;
   /** The schema its filters are compiled with. */
   readonly schema: SchemaName;
   namespaceOf(item: T): string;
@@ -51,6 +57,7 @@ function startingWith(start: string): { from: string; to: string | undefined } {
 export const jobsEndpoint: ListEndpoint<JobListEntry> = {
   path: "/jobs",
   table: "jobs",
+  versionsOf: (change) => (change.kind === "job" ? [change.previous, change.record.entry] : undefined),
   schema: "job",
   namespaceOf: (job) => job.Namespace,
   order: byNamespaceAndId,
@@ -79,6 +86,7 @@ export function checkUuidPrefix(prefix: string): void {
 export const deploymentsEndpoint: ListEndpoint<Deployment> = {
   path: "/deployments",
   table: "deployments",
+  versionsOf: (change) => (change.kind === "deployment" ? [change.previous, change.deployment] : undefined),
   schema: "deployment",
   namespaceOf: (d) => d.Namespace,
   order: byCreateIndexAndId,
@@ -93,3 +101,17 @@ export const deploymentsEndpoint: ListEndpoint<Deployment> = {
 
 /** Every list endpoint. */
 export const LIST_ENDPOINTS = [jobsEndpoint, deploymentsEndpoint] as const;
+
+/** A value for each list's table, from `value(table)`. */
+export function perTable<V>(value: (table: Table) => V): Record<Table, V> {
+  return Object.fromEntries(LIST_ENDPOINTS.map(({ table }) => [table, value(table)])) as Record<Table, V>;
+}
+
+/** The table a write's change is to, and its item's versions (`ListEndpoint.versionsOf`). */
+export function listChange(change: Change): { table: Table; before: unknown; after: unknown } {
+  for (const endpoint of LIST_ENDPOINTS as readonly ListEndpoint<unknown>[]) {
+    const versions = endpoint.versionsOf(change);
+    if (versions !== undefined) return { table: endpoint.table, before: versions[0], after: versions[1] };
+  }
+  throw new Error(`a change to no declared list: ${change.kind}`);
+}

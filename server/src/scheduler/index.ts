@@ -2,7 +2,8 @@ import type { FastifyPluginAsync } from "fastify";
 import type { ServerContext } from "../context.js";
 import { AnswerCache } from "./answers.js";
 import { FilterCache } from "../lists/filters.js";
-import { PERMISSION_DENIED, authenticate, checkRegion, serveList } from "./list.js";
+import { serveList } from "./list.js";
+import { PERMISSION_DENIED, authenticate, checkRegion } from "./preamble.js";
 import type { Query } from "./query.js";
 import { isPretty, param } from "./query.js";
 import { BadRequest } from "../lists/errors.js";
@@ -12,30 +13,21 @@ import { LIST_ENDPOINTS, type ListEndpoint } from "../lists/endpoints.js";
 import type { SchedulerStore } from "../store/types.js";
 import type { PageWaits } from "./page-waits.js";
 import { clientBounds, type ClientBounds } from "./clients.js";
-import { MemoryStore } from "../store/memory/index.js";
-import { SchedulerState } from "../store/memory/state.js";
-
-export { SchedulerState };
-
-/** The store of a bare state (served from memory), or the store itself. */
-export function storeOf(storeOrState: SchedulerStore | SchedulerState): SchedulerStore {
-  return storeOrState instanceof SchedulerState ? new MemoryStore(storeOrState) : storeOrState;
-}
 
 /**
- * GET, PUT and POST /v1/jobs and GET /v1/deployments (registered at prefix /v1); with `pageWaits`, a
- * list's blocking query waits for its page to change (`--blocking-queries page`).
+ * GET, PUT and POST /v1/jobs and GET /v1/deployments (registered at prefix /v1), served from `store`
+ * through the store interface only; with `pageWaits`, a list's blocking query waits for its page to
+ * change (`--blocking-queries page`).
  */
 export function schedulerRoutes(
   ctx: ServerContext,
-  storeOrState: SchedulerStore | SchedulerState,
+  store: SchedulerStore,
   filters = new FilterCache(),
   answers = new AnswerCache(),
   pageWaits?: PageWaits,
   bounds: ClientBounds = clientBounds(ctx.options),
 ): FastifyPluginAsync {
-  const services = { store: storeOf(storeOrState), filters, answers, bounds, pageWaits };
-  const { store } = services;
+  const services = { store, filters, answers, bounds, pageWaits };
   return async (app) => {
     for (const endpoint of LIST_ENDPOINTS) {
       app.get(endpoint.path, (request, reply) => serveList(ctx, services, endpoint as ListEndpoint<unknown>, request, reply));

@@ -1,12 +1,11 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { AclToken, ServerContext } from "../context.js";
-import { TokenAcl } from "../acl.js";
+import type { ServerContext } from "../context.js";
 import type { Answer, AnswerCache } from "./answers.js";
 import { ANSWER_BYTES_IN_FLIGHT, AnswersBusy, BUSY_RETRY_AFTER_S, encodeAnswer, sendAnswer } from "./answers.js";
 import type { ListEndpoint } from "../lists/endpoints.js";
 import type { FilterCache, Work } from "../lists/filters.js";
 import { evaluator } from "../lists/filters.js";
-import type { ListQuery, Query } from "./query.js";
+import type { ListQuery } from "./query.js";
 import { parseListQuery, withJitter } from "./query.js";
 import { BadRequest } from "../lists/errors.js";
 import { sendBusy, sendText, setMeta } from "./respond.js";
@@ -14,40 +13,9 @@ import { STALL_TIMEOUT_MS } from "../ops/connections.js";
 import type { SchedulerStore, StorePage } from "../store/types.js";
 import { PageRegion } from "../lists/page-region.js";
 import type { PageWaits } from "./page-waits.js";
-import { CLIENT_RETRY_AFTER_S, clientOf, type ClientBounds } from "./clients.js";
-import { SLICE_MS, type ClientKey } from "../turns.js";
-
-export const PERMISSION_DENIED = "Permission denied";
-
-/** The request's token, or a 403 when ACLs are on and the token is unknown. */
-export function authenticate(ctx: ServerContext, request: FastifyRequest): { token: AclToken | undefined } | undefined {
-  const token = ctx.acl.resolve(request.headers);
-  if (ctx.acl.enabled && token === undefined) return undefined;
-  return { token };
-}
-
-/** `region` must be this server's (there are no other regions to forward to). */
-export function checkRegion(ctx: ServerContext, region: string | undefined): void {
-  if (region !== undefined && region !== ctx.options.region) throw new BadRequest(`No path to region "${region}"`);
-}
-
-/** Namespaces a token may read jobs in; null: all. */
-function readableNamespaces(ctx: ServerContext, token: AclToken | undefined): ReadonlySet<string> | null {
-  if (ctx.acl instanceof TokenAcl) return ctx.acl.namespaces(token, "job:read");
-  return ctx.acl.allows(token, "job:read") ? null : new Set();
-}
-
-/**
- * The namespaces the request's token may read jobs in (null: all) and who its client is (`clientOf`),
- * or undefined (a 403) when the token is unknown or may read none of `namespace` (`*`: any namespace).
- */
-export function readAccess(ctx: ServerContext, request: FastifyRequest, namespace: string): { readable: ReadonlySet<string> | null; client: ClientKey } | undefined {
-  const auth = authenticate(ctx, request);
-  if (auth === undefined) return undefined;
-  const readable = readableNamespaces(ctx, auth.token);
-  if (readable !== null && (namespace === "*" ? readable.size === 0 : !readable.has(namespace))) return undefined;
-  return { readable, client: clientOf(request, auth.token) };
-}
+import { CLIENT_RETRY_AFTER_S, type ClientBounds } from "./clients.js";
+import { readRequest } from "./preamble.js";
+import { SLICE_MS } from "../turns.js";
 
 /**
  * A scan's slices: it yields to the event loop after `SLICE_MS` of work, the clock read every
@@ -101,6 +69,11 @@ export interface ListServices {
   readonly pageWaits: PageWaits | undefined;
 }
 
+/** A list's parameters together: `filter` never comes with `prefix` (a 400). */
+function checkListQuery(query: ListQuery): void {
+  if (query.filter !== "" && query.prefix !== "") throw new BadRequest("Filter expression cannot be used with other filter parameters");
+}
+
 /** Everything that decides a page besides the state: the key of a shared answer. */
 function answerKey(query: ListQuery, readable: ReadonlySet<string> | null): string {
   const namespaces = readable === null ? "*" : [...readable].sort().join("\u0001");
@@ -108,36 +81,25 @@ function answerKey(query: ListQuery, readable: ReadonlySet<string> | null): stri
 }
 
 /**
- * GET of a list endpoint with every convention: parameters (400 on a bad one), region, ACL (403),
- * `filter` with `prefix` (400), the cached compiled filter (400 on a syntax or type error), pagination,
- * blocking on `index`/`wait`, `pretty` and the meta headers. The filter's evaluation budget
- * (`--filter-budget`) is one per item, and the request's (`--request-budget`) bounds them all: a list's
- * length is never refused for a filter of ordinary cost, a filter that explodes on one item, or whose
- * items cost far more than an ordinary filter's, is. Pages are computed in slices, in the turns of the
+ * GET of a list endpoint with every convention: the reads' preamble (`readRequest`: parameters, 400
+ * on a bad one; region; ACL, 403; `filter` with `prefix`, 400; the cached compiled filter, 400 on a
+ * syntax or type error), pagination, blocking on `index`/`wait`, `pretty` and the meta headers. The
+ * filter's evaluation budget (`--filter-budget`) is one per item, and the request's
+ * (`--request-budget`) bounds them all: a list's length is never refused for a filter of ordinary
+ * cost, a filter that explodes on one item, or whose items cost far more than an ordinary filter's,
+ * is. Pages are computed in slices, in the turns of the
  * loop their client's share gives them (`Turns`), and shared by requests that ask the same page of the
  * same state (`answers`); large ones are streamed. A blocking query holds one of its client's
  * `--blocking-queries-per-client` slots while it waits (past them: 429).
  */
 export async function serveList<T>(ctx: ServerContext, services: ListServices, endpoint: ListEndpoint<T>, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const { store, filters, answers, bounds, pageWaits } = services;
-  let query: ListQuery;
-  try {
-    query = parseListQuery(request.query as Query);
-    checkRegion(ctx, query.region);
-  } catch (e) {
-    if (e instanceof BadRequest) return sendText(reply, 400, e.message);
-    throw e;
-  }
-  const access = readAccess(ctx, request, query.namespace);
-  if (access === undefined) return sendText(reply, 403, PERMISSION_DENIED);
-  const { readable, client } = access;
+  const read = readRequest(ctx, filters, { parse: parseListQuery, schema: endpoint.schema, check: checkListQuery }, request, reply);
+  if (read === undefined) return reply;
+  const { query, readable, client, filter } = read;
 
   try {
-    if (query.filter !== "" && query.prefix !== "") {
-      throw new BadRequest("Filter expression cannot be used with other filter parameters");
-    }
     const budgets = { item: ctx.options.filterBudget ?? 1_000_000, request: ctx.options.requestBudget ?? 100_000_000 };
-    const filter = query.filter === "" ? undefined : filters.get(endpoint.schema, query.filter);
     const allowed = readable === null ? undefined : (item: T) => readable.has(endpoint.namespaceOf(item));
     const order = ctx.options.filterOrder ?? "acl-first";
     // Past the bound of the answers in flight a new list request is refused rather than growing memory.

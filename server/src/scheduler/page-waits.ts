@@ -15,7 +15,8 @@ import type { Registry } from "prom-client";
 import { collectedMetrics } from "../ops/metrics.js";
 import { stepsTaken, type ItemFilter } from "../lists/filters.js";
 import type { PageRegion, Verdict } from "../lists/page-region.js";
-import type { Change, Table } from "../lists/records.js";
+import { listChange, perTable } from "../lists/endpoints.js";
+import type { Table } from "../lists/records.js";
 import { checksOf, type CheckOrder } from "../lists/paginate.js";
 import { IndexRing } from "../store/index-ring.js";
 import type { Commit, SchedulerStore } from "../store/types.js";
@@ -110,13 +111,6 @@ export interface PageWaitCounts {
   undecided: number;
 }
 
-const tableOf = (change: Change): Table => (change.kind === "job" ? "jobs" : "deployments");
-
-/** The item a change replaces (undefined: created) and the one it writes. */
-function versionsOf(change: Change): [unknown, unknown] {
-  return change.kind === "job" ? [change.previous, change.record.entry] : [change.previous, change.deployment];
-}
-
 /** Default of `--fanout-budget`: the steps the waiters' checks may spend on one changed item's version. */
 export const FANOUT_BUDGET = 1_000_000;
 
@@ -159,7 +153,7 @@ export class PageWaits {
    * and the tables' indexes are read in the same turn as the subscription, so no write falls between.
    */
   static follow(store: SchedulerStore, turns: Turns, fanout = FANOUT_BUDGET, history = PAGE_WAIT_HISTORY): PageWaits {
-    const waits = new PageWaits({ index: store.feedIndex, tables: { jobs: store.indexOf("jobs"), deployments: store.indexOf("deployments") } }, history, fanout, turns);
+    const waits = new PageWaits({ index: store.feedIndex, tables: perTable((table) => store.indexOf(table)) }, history, fanout, turns);
     waits.#unfollow = store.onCommit(
       (commit) => waits.commit(commit),
       (_after, upTo) => waits.gap(upTo),
@@ -203,12 +197,11 @@ export class PageWaits {
     const due: Waiter[] = [];
     const touched = new Set<Table>();
     for (const change of commit.changes) {
-      const table = tableOf(change);
+      const { table, before, after } = listChange(change);
       touched.add(table);
       this.#indexOf[table] = Math.max(this.#indexOf[table], commit.index);
       const waiters = this.#tables.get(table);
       if (waiters === undefined) continue;
-      const [before, after] = versionsOf(change);
       for (const [w, verdicts] of this.#candidates(waiters, before, after)) {
         if (commit.index <= w.since || w.changed) continue;
         // A check that could not decide within its share: decided later, in its client's turns.
@@ -310,8 +303,8 @@ export class PageWaits {
   #replay(watch: PageWatch<unknown>, check: Waiter["check"], budget: EvaluationBudget, from: number, to: number, direction: "by" | "since", undecided: Deferred[]): boolean {
     for (const commit of this.#history.between(from, to)) {
       for (const change of commit.changes) {
-        if (tableOf(change) !== watch.table) continue;
-        const [before, after] = versionsOf(change);
+        const { table, before, after } = listChange(change);
+        if (table !== watch.table) continue;
         const b = this.#verdict(check, before, watch.steps, budget);
         const a = this.#verdict(check, after, watch.steps, budget);
         if (b === UNDECIDED || a === UNDECIDED) {

@@ -88,9 +88,10 @@ class Digest {
 /** The data directory cannot be opened (locked by another process, corrupt, not a directory...). */
 export class DataDirError extends Error {}
 
-/** A write that did not reach the disk: nothing of it is visible, and the client is told so. */
+/** A write that did not reach the disk: nothing of it is visible, and the client is told so (`expose`: its message is the answer's). */
 export class StoreWriteError extends Error {
   readonly statusCode = 500;
+  readonly expose = true;
 }
 
 /** Why an error happened, from classic-level's error and its causes, on one line. */

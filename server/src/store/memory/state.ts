@@ -1,4 +1,4 @@
-import { deploymentsEndpoint, jobsEndpoint } from "../../lists/endpoints.js";
+import { deploymentsEndpoint, jobsEndpoint, perTable } from "../../lists/endpoints.js";
 import type { ListOrder } from "../../lists/orders.js";
 import type { RegistrationView } from "../../lists/register.js";
 import type { Change, Deployment, JobListEntry, JobRecord, Snapshot, Table } from "../../lists/records.js";
@@ -24,7 +24,7 @@ export const jobKey = (namespace: string, id: string): string => `${namespace}\u
  */
 export class SchedulerState implements RegistrationView {
   private raftIndex: number;
-  private readonly tableIndex: Record<Table, number> = { jobs: 1, deployments: 1 };
+  private readonly tableIndex: Record<Table, number> = perTable(() => 1);
   /**
    * The jobs' definition versions that are not 0, by `jobKey` (most jobs of a data file have none: a
    * record per job would cost a million jobs about 100 MB; the jobs themselves are in `jobs`).

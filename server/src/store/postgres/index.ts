@@ -14,6 +14,7 @@
  */
 import pg from "pg";
 import { toSQL } from "filter-expr";
+import { LIST_ENDPOINTS, perTable } from "../../lists/endpoints.js";
 import { DataFileError } from "../../lists/load.js";
 import { planRegistration, type JobSpec, type RegisterResponse } from "../../lists/register.js";
 import type { Snapshot, Table } from "../../lists/records.js";
@@ -99,7 +100,7 @@ export interface PostgresStoreOptions {
 
 export class PostgresStore implements SchedulerStore {
   readonly kind = "postgres";
-  private readonly index: Record<Table, number> = { jobs: 1, deployments: 1 };
+  private readonly index: Record<Table, number> = perTable(() => 1);
   private raft = 1;
   private readonly waiters = new Waiters();
   private listener: pg.Client | undefined;
@@ -195,7 +196,7 @@ export class PostgresStore implements SchedulerStore {
       );
       await client.query("COMMIT");
       // The planner's statistics of the seed, before the first list (autovacuum would take a while).
-      await client.query("ANALYZE jobs; ANALYZE deployments");
+      await client.query(LIST_ENDPOINTS.map(({ table }) => `ANALYZE ${table}`).join("; "));
       this.log("new database seeded", { jobs: snapshot.jobs.length, deployments: snapshot.deployments.length });
     } catch (e) {
       await client.query("ROLLBACK").catch(() => undefined);
@@ -278,7 +279,7 @@ export class PostgresStore implements SchedulerStore {
   /** Moves the known indexes forward (never back) and wakes the blocking queries they pass. */
   private advance(seen: Partial<Record<Table | "raft", number>>): void {
     if (typeof seen.raft === "number" && seen.raft > this.raft) this.raft = seen.raft;
-    for (const table of ["jobs", "deployments"] as const) {
+    for (const { table } of LIST_ENDPOINTS) {
       const n = seen[table];
       if (typeof n === "number" && n > this.index[table]) {
         this.index[table] = n;

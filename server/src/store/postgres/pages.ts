@@ -7,6 +7,7 @@
  */
 import { filterPage, type PageFilter, type QueryFunction } from "filter-expr";
 import type { ListEndpoint } from "../../lists/endpoints.js";
+import type { Table } from "../../lists/records.js";
 import { planWalk, type Page, type Walk } from "../../lists/paginate.js";
 import type { ListRead } from "../types.js";
 import { holdable, seekBound, beforeBound, type Bound } from "./text-bounds.js";
@@ -22,7 +23,8 @@ export function pushdownSql(endpoint: ListEndpoint<unknown>): { canonicalNumbers
 
 /** A scan of one table in key order. */
 interface Scan {
-  table: "jobs" | "deployments";
+  /** The endpoint's table (`ListEndpoint.table`). */
+  table: Table;
   /** The bytewise-ordered, unique (within the scan) key column. */
   key: string;
   /** Conditions ANDed to the filter's (`p` binds a value). */
