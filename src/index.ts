@@ -12,7 +12,7 @@ import { compileAst, type CompiledProgram, type PlanNode } from "./evaluate/comp
 import { nextClones, type Clones } from "./evaluate/clones.js";
 import type { EvaluationBudget } from "./evaluate/budget.js";
 import { evaluationRules, type EvaluateOptions } from "./evaluate/common.js";
-import { NEWEST_TARGET, resolveTarget, type Target } from "./targets/releases.js";
+import { NEWEST_TARGET, resolveTarget, type Target } from "./releases.js";
 import { splitFilter } from "./targets/split.js";
 import { explainInterpreted, interpret } from "./evaluate/interpret.js";
 import type { Explanation } from "./evaluate/explain.js";
@@ -49,7 +49,7 @@ export { leafReading, type Explanation, type WitnessLeaf } from "./evaluate/expl
 export { nearMissFilters, type NearMissFilter } from "./syntax/near-miss.js";
 export { selectorsRead, boundNames, type SelectorRead } from "./syntax/reads.js";
 export type { EvaluateOptions, EvaluationRules } from "./evaluate/common.js";
-export { BEXPR_VERSIONS, FEATURES, UnknownTargetError, knownTargets, nomadReleases, resolveTarget, type BexprVersion, type Feature, type Target } from "./targets/releases.js";
+export { BEXPR_VERSIONS, FEATURES, UnknownTargetError, knownTargets, nomadReleases, resolveTarget, type BexprVersion, type Feature, type Target } from "./releases.js";
 export type { EvaluationBudget } from "./evaluate/budget.js";
 export type { PlanNode } from "./evaluate/compile.js";
 export type { Filter } from "./evaluate/filter.js";

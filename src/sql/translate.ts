@@ -12,7 +12,7 @@ import { boundNames } from "../syntax/reads.js";
 import { notRun, type CollectionExpr, type Expr, type MatchExpr } from "../syntax/ast.js";
 import { parse } from "../syntax/parse.js";
 import { settingsOf } from "../evaluate/settings.js";
-import { has, NEWEST_TARGET, resolveTarget, type Target } from "../targets/releases.js";
+import { has, NEWEST_TARGET, resolveTarget, type Target } from "../releases.js";
 import { postgres, sqlite, type Dialect, type Ref } from "./dialects.js";
 import { byAnswer, kindCases, reachedAs, Untranslatable, walkPath, type KindCase, type Walk, type WalkValue } from "./path.js";
 import { equalAny, operate } from "./ops.js";
