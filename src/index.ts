@@ -53,7 +53,7 @@ export { BEXPR_VERSIONS, FEATURES, UnknownTargetError, knownTargets, nomadReleas
 export type { EvaluationBudget } from "./evaluate/budget.js";
 export type { PlanNode } from "./evaluate/compile.js";
 export type { Filter } from "./evaluate/filter.js";
-export { parseJson } from "./json.js";
+export { parseJson, stringifyJson } from "./json.js";
 
 // Diagnostics with fixes, literals from user input, selector types for editors (docs/api.md, "Diagnostics and fixes")
 export { diagnose, fixAll, type DiagnoseOptions, type FixAllResult } from "./fix/diagnose.js";
@@ -66,7 +66,6 @@ export type { Diagnostic, Fix, TextEdit } from "./fix/types.js";
 export { toSQL, SQLITE_MATCHES_FUNCTION, type ToSqlOptions, type SqlTranslation, type SqlTemplate, type SqlDialect, type FilterSource } from "./sql/translate.js";
 export { filterPage, type FilterPageOptions, type FilterPage, type PageFilter, type QueryFunction } from "./sql/page.js";
 export { sqliteMatches, registerSqliteFunctions, type SqliteDatabase } from "./sql/sqlite-functions.js";
-export { stringifyJson } from "./sql/stringify.js";
 export { FilterTable, type FilterTableOptions } from "./table/filter-table.js";
 export { FilterSet, type SetMatch } from "./table/filter-set.js";
 export { targetFindings } from "./targets/check.js";
