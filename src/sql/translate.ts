@@ -4,7 +4,8 @@
  * are re-checked in-process unless the translation is exact.
  */
 import { compilePattern, type Pattern } from "../semantics/regex.js";
-import { COLLECTION_MISSING, literalValue, OPERATORS } from "../semantics/operators.js";
+import { COLLECTION_MISSING, OPERATORS } from "../semantics/operators.js";
+import { literalValue } from "../semantics/values.js";
 import { ANY, t, type Schema, type Type } from "../semantics/schema.js";
 import { elementType } from "../semantics/select.js";
 import { placeholderClash } from "../evaluate/common.js";
