@@ -9,7 +9,7 @@
  * ```
  */
 import { compileAst, type CompiledProgram, type PlanNode } from "./evaluate/compile.js";
-import { nextClones, type Clones } from "./evaluate/clones.js";
+import { nextClones, type Clones } from "./evaluate/generated/clones.js";
 import type { EvaluationBudget } from "./evaluate/budget.js";
 import { evaluationRules, type EvaluateOptions } from "./evaluate/common.js";
 import { NEWEST_TARGET, resolveTarget, type Target } from "./releases.js";

@@ -26,7 +26,7 @@ import { boundNames } from "../syntax/reads.js";
 import { bothPlaceholderError, hiddenPlaceholderError, placeholderClash, selectorKeys, selectorPrefix, walkReporter, type EvaluationRules } from "./common.js";
 import { allOf, anyOf, filterInChunks, perItem, type Batch } from "./batch.js";
 import { fastMatch, fastMembership } from "./fast.js";
-import { nextClones, type Clones } from "./clones.js";
+import { nextClones, type Clones } from "./generated/clones.js";
 import { interpret } from "./interpret.js";
 import { compilePattern, type Pattern } from "../semantics/regex.js";
 

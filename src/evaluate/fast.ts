@@ -16,8 +16,8 @@ import { staticPath } from "../semantics/select.js";
 import { isFailure, type LiteralValue } from "../semantics/values.js";
 import type { Batch } from "./batch.js";
 import { NOT_PLAIN, columnReader } from "./columns.js";
-import { FIELD_TESTS, KEYED_TESTS, type FieldTests } from "./field-tests.js";
-import type { Clones } from "./clones.js";
+import { FIELD_TESTS, KEYED_TESTS, type FieldTests } from "./generated/field-tests.js";
+import type { Clones } from "./generated/clones.js";
 
 /** A compiled predicate over the raw datum (the frame is passed through to the general closure). */
 export type RawPredicate<F> = (datum: unknown, frame?: F) => boolean;
