@@ -1,18 +1,19 @@
 /**
- * JSON text → data, keeping integers exact: an integer literal that a double cannot hold exactly
- * (beyond ±2^53) becomes a `bigint`, so typed integer fields compare as the reference's Go structs do.
- * Plain JSON mode reads a `bigint` as the nearest double, as Go decodes JSON numbers to float64.
- * As in Go's decoder, a `\u` escape of a lone surrogate decodes to U+FFFD: decoded strings are valid
- * UTF-8 (which is what tells them from literals holding raw bytes, see syntax/strings.ts).
+ * JSON text → data and back, keeping integers exact. `parseJson`: an integer literal that a double
+ * cannot hold exactly (beyond ±2^53) becomes a `bigint`, so typed integer fields compare as the
+ * reference's Go structs do. Plain JSON mode reads a `bigint` as the nearest double, as Go decodes
+ * JSON numbers to float64. As in Go's decoder, a `\u` escape of a lone surrogate decodes to U+FFFD:
+ * decoded strings are valid UTF-8 (which is what tells them from literals holding raw bytes, see
+ * syntax/strings.ts).
  *
  * Text without long integers or surrogate escapes goes to `JSON.parse` as it is. Other text is read in
  * one pass by `Reader`; what it refuses is given to `JSON.parse`, so errors are `JSON.parse`'s own.
  *
- * Data → JSON text for storage, keeping integers exact (`stringifyJson`): the inverse of `parseJson`.
- * `JSON.stringify` throws on a `bigint`, and a document that went through `JSON.parse` has already
- * lost such an integer (`18446744073709551615` reads back as `18446744073709552000`); this writes a
- * `bigint` as its digits, and everything else as `JSON.stringify` does (which is the text the SQLite
- * dialect expects, docs/sql.md).
+ * `stringifyJson`, data → JSON text for storage, is the inverse of `parseJson`. `JSON.stringify`
+ * throws on a `bigint`, and a document that went through `JSON.parse` has already lost such an
+ * integer (`18446744073709551615` reads back as `18446744073709552000`); this writes a `bigint` as
+ * its digits, and everything else as `JSON.stringify` does (which is the text the SQLite dialect
+ * expects, docs/sql.md).
  */
 
 import { C } from "./json-chars.js";
