@@ -73,7 +73,7 @@ process.stdout.write(`/**
  * by grammar/pigeon-grammar.mjs: every node of the table, in order, so that the budget counter
  * (budget.ts) visits exactly the nodes the reference's \`parseExpr\` visits. Generated: do not edit.
  */
-import type { PegRule } from "./budget.js";
+import type { PegRule } from "./peg.js";
 
 export const REFERENCE_RULES: readonly PegRule[] = ${JSON.stringify(rules)};
 `);

@@ -9,13 +9,14 @@
  * ```
  */
 import { compileAst, type CompiledProgram, type PlanNode } from "./evaluate/compile.js";
-import { nextClones, type Clones } from "./evaluate/clones.js";
+import { nextClones, type Clones } from "./evaluate/generated/clones.js";
 import type { EvaluationBudget } from "./evaluate/budget.js";
 import { evaluationRules, type EvaluateOptions } from "./evaluate/common.js";
-import { NEWEST_TARGET, resolveTarget, type Target } from "./targets/releases.js";
+import { NEWEST_TARGET, resolveTarget, type Target } from "./releases.js";
 import { splitFilter } from "./targets/split.js";
 import { explainInterpreted, interpret } from "./evaluate/interpret.js";
 import type { Explanation } from "./evaluate/explain.js";
+import type { Filter } from "./evaluate/filter.js";
 import { compileTrace, type Tracer } from "./evaluate/trace.js";
 import { SETTINGS, settingsOf, type FilterSettings } from "./evaluate/settings.js";
 import { checkAst } from "./semantics/check.js";
@@ -48,10 +49,11 @@ export { leafReading, type Explanation, type WitnessLeaf } from "./evaluate/expl
 export { nearMissFilters, type NearMissFilter } from "./syntax/near-miss.js";
 export { selectorsRead, boundNames, type SelectorRead } from "./syntax/reads.js";
 export type { EvaluateOptions, EvaluationRules } from "./evaluate/common.js";
-export { BEXPR_VERSIONS, FEATURES, UnknownTargetError, knownTargets, nomadReleases, resolveTarget, type BexprVersion, type Feature, type Target } from "./targets/releases.js";
+export { BEXPR_VERSIONS, FEATURES, UnknownTargetError, knownTargets, nomadReleases, resolveTarget, type BexprVersion, type Feature, type Target } from "./releases.js";
 export type { EvaluationBudget } from "./evaluate/budget.js";
 export type { PlanNode } from "./evaluate/compile.js";
-export { parseJson } from "./json.js";
+export type { Filter } from "./evaluate/filter.js";
+export { parseJson, stringifyJson } from "./json.js";
 
 // Diagnostics with fixes, literals from user input, selector types for editors (docs/api.md, "Diagnostics and fixes")
 export { diagnose, fixAll, type DiagnoseOptions, type FixAllResult } from "./fix/diagnose.js";
@@ -64,7 +66,6 @@ export type { Diagnostic, Fix, TextEdit } from "./fix/types.js";
 export { toSQL, SQLITE_MATCHES_FUNCTION, type ToSqlOptions, type SqlTranslation, type SqlTemplate, type SqlDialect, type FilterSource } from "./sql/translate.js";
 export { filterPage, type FilterPageOptions, type FilterPage, type PageFilter, type QueryFunction } from "./sql/page.js";
 export { sqliteMatches, registerSqliteFunctions, type SqliteDatabase } from "./sql/sqlite-functions.js";
-export { stringifyJson } from "./sql/stringify.js";
 export { FilterTable, type FilterTableOptions } from "./table/filter-table.js";
 export { FilterSet, type SetMatch } from "./table/filter-set.js";
 export { targetFindings } from "./targets/check.js";
@@ -89,42 +90,6 @@ export interface CompileOptions extends ParseOptions, EvaluateOptions {
    * and per element an `any`/`all` visits (see `EvaluationBudget`). Default: unlimited.
    */
   maxSteps?: number;
-}
-
-/** A compiled filter: evaluate it against one datum, or filter a list. */
-export interface Filter<T = unknown> {
-  /** The expression text. */
-  readonly expression: string;
-  /** The parsed expression. */
-  readonly ast: Ast;
-  /** The schema the filter was compiled for, if any. */
-  readonly schema: Schema | undefined;
-  /**
-   * True when the datum matches. Throws `FilterEvaluationError` where the reference fails. With a
-   * `budget` (or the `maxSteps` of `compile`, a fresh budget per call), evaluation takes its steps from
-   * it and throws `FilterEvaluationError` with code `too-expensive` when it runs out; share one budget
-   * across calls to bound them together.
-   */
-  evaluate(datum: T, budget?: EvaluationBudget): boolean;
-  /**
-   * The matching items, in order. The first evaluation error (in item order) throws. An array is
-   * evaluated a chunk of items at a time, each part of the filter looping over the chunk: faster
-   * than `items.filter((x) => f.evaluate(x))`, with the same answers and errors.
-   */
-  filter<U extends T>(items: Iterable<U>): U[];
-  /**
-   * How many items match: `filter(items).length`, errors alike (the first, in item order, throws),
-   * without building the array of matches, which is most of `filter`'s time on a long list.
-   */
-  count(items: Iterable<T>): number;
-  /**
-   * Why `datum` matches or not: what `evaluate` answers (true, false, or the error it throws, as a
-   * value) and its witness, the leaves that decide it, each with the value it read (docs/api.md).
-   * Compiled on first use; an error's witness and a budget's charges come from the interpreter.
-   */
-  explain(datum: T, budget?: EvaluationBudget): Explanation;
-  /** The optimized plan, for people (`filter-check --explain`). */
-  readonly plan: PlanNode;
 }
 
 /**

@@ -1,12 +1,19 @@
 /**
- * JSON text → data, keeping integers exact: an integer literal that a double cannot hold exactly
- * (beyond ±2^53) becomes a `bigint`, so typed integer fields compare as the reference's Go structs do.
- * Plain JSON mode reads a `bigint` as the nearest double, as Go decodes JSON numbers to float64.
- * As in Go's decoder, a `\u` escape of a lone surrogate decodes to U+FFFD: decoded strings are valid
- * UTF-8 (which is what tells them from literals holding raw bytes, see syntax/strings.ts).
+ * JSON text → data and back, keeping integers exact. `parseJson`: an integer literal that a double
+ * cannot hold exactly (beyond ±2^53) becomes a `bigint`, so typed integer fields compare as the
+ * reference's Go structs do. Plain JSON mode reads a `bigint` as the nearest double, as Go decodes
+ * JSON numbers to float64. As in Go's decoder, a `\u` escape of a lone surrogate decodes to U+FFFD:
+ * decoded strings are valid UTF-8 (which is what tells them from literals holding raw bytes, see
+ * syntax/strings.ts).
  *
  * Text without long integers or surrogate escapes goes to `JSON.parse` as it is. Other text is read in
  * one pass by `Reader`; what it refuses is given to `JSON.parse`, so errors are `JSON.parse`'s own.
+ *
+ * `stringifyJson`, data → JSON text for storage, is the inverse of `parseJson`. `JSON.stringify`
+ * throws on a `bigint`, and a document that went through `JSON.parse` has already lost such an
+ * integer (`18446744073709551615` reads back as `18446744073709552000`); this writes a `bigint` as
+ * its digits, and everything else as `JSON.stringify` does (which is the text the SQLite dialect
+ * expects, docs/sql.md).
  */
 
 import { C } from "./json-chars.js";
@@ -250,4 +257,24 @@ function parseNumbers(text: string): unknown {
   return JSON.parse(marked, (_key, value: unknown) =>
     typeof value === "string" && value.startsWith(marker) ? BigInt(value.slice(marker.length)) : value,
   );
+}
+
+/** `JSON.stringify`, with a `bigint` written as the integer it is. */
+export function stringifyJson(value: unknown): string {
+  let big = false;
+  const plain = JSON.stringify(value, (_k, x: unknown) => {
+    if (typeof x !== "bigint") return x;
+    big = true;
+    return 0;
+  });
+  if (plain === undefined) throw new TypeError("stringifyJson: the value has no JSON text");
+  if (!big) return plain;
+  // A marker for the bigints that no string of the value holds (as JSON text writes it).
+  let n = 0;
+  let tag: string;
+  do tag = `\u0000${n++}:`;
+  while (plain.includes(JSON.stringify(tag).slice(1, -1)));
+  const marked = JSON.stringify(value, (_k, x: unknown) => (typeof x === "bigint" ? `${tag}${x}` : x));
+  const quoted = JSON.stringify(tag).slice(1, -1).replace(/[\\^$.*+?()[\]{}|]/g, "\\$&");
+  return marked.replace(new RegExp(`"${quoted}(-?\\d+)"`, "g"), "$1");
 }

@@ -19,7 +19,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { budgetSteps, REFERENCE_PARSE_BUDGET } from "../../src/syntax/budget.js";
-import { budgetRules } from "../../src/targets/syntax.js";
+import { budgetRules } from "../../src/syntax/target-grammar.js";
 import { askOracles, defaultBin } from "./oracle.js";
 
 const { values: args } = parseArgs({

@@ -25,7 +25,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { budgetSteps } from "../../src/syntax/budget.js";
-import { budgetRules } from "../../src/targets/syntax.js";
+import { budgetRules } from "../../src/syntax/target-grammar.js";
 import { askOracles, cutError, defaultBin, VERSIONS, type Version } from "./oracle.js";
 import { BUDGETED, replayDisagreement } from "./replay-check.js";
 import { summarise } from "./summary.js";

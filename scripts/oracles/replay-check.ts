@@ -1,10 +1,10 @@
 /**
  * Checks the library's replay of the parse budget (src/syntax/budget.ts, over each release's grammar
- * table from src/targets/syntax.ts) against what 0.1.15 and 0.1.16 answered: a release ran out of
+ * table from src/syntax/target-grammar.ts) against what 0.1.15 and 0.1.16 answered: a release ran out of
  * budget exactly where the replay says it does (same offset), or neither did.
  */
 import { budgetSteps, REFERENCE_PARSE_BUDGET } from "../../src/syntax/budget.js";
-import { budgetRules } from "../../src/targets/syntax.js";
+import { budgetRules } from "../../src/syntax/target-grammar.js";
 
 export const BUDGETED = ["0.1.15", "0.1.16"] as const;
 

@@ -8,7 +8,7 @@ import { checkAst, compile, diagnose, FilterError, t, type Ast, type Filter, typ
 import { fromError, fromWarning, type Diagnostic } from "./diagnostics.js";
 import type { Expression } from "./expressions.js";
 import { lint } from "../lint/index.js";
-import type { Target } from "../targets/releases.js";
+import type { Target } from "../releases.js";
 import { parseForTarget, targetFindings } from "../targets/check.js";
 
 /** Everything known about one expression. */

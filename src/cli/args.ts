@@ -4,7 +4,7 @@
  */
 import { parseArgs } from "node:util";
 import { didYouMean } from "../semantics/check.js";
-import { resolveTarget, UnknownTargetError, type Target } from "../targets/releases.js";
+import { resolveTarget, UnknownTargetError, type Target } from "../releases.js";
 
 /** A mistake in how the command was called: exit status 2. */
 export class UsageError extends Error {

@@ -3,7 +3,7 @@
  * read through plain objects only (see `fast.ts`); `NOT_PLAIN` where the path meets anything else.
  * The keys the built-in schemas name are read by steps of their own (`column-steps.ts`).
  */
-import { COLUMN_STEPS, NOT_PLAIN, type ColumnStep } from "./column-steps.js";
+import { COLUMN_STEPS, NOT_PLAIN, type ColumnStep } from "./generated/column-steps.js";
 
 export { NOT_PLAIN };
 

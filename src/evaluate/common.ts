@@ -6,8 +6,8 @@ import type { Binding, Selector } from "../syntax/ast.js";
 import { selectorSource } from "../syntax/print.js";
 import type { FilterEvaluationError } from "../errors.js";
 import { evaluationError } from "../messages.js";
-import { stepError, type Site } from "../semantics/operators.js";
-import { has, type Target } from "../targets/releases.js";
+import { stepError, type Site } from "../semantics/match-errors.js";
+import { has, type Target } from "../releases.js";
 import type { StepFailure, WalkErrorReporter } from "../semantics/select.js";
 
 /** Options of evaluation that mirror the reference library's. */

@@ -15,22 +15,10 @@
 import type { Span } from "../errors.js";
 import { notRun, type CollectionExpr, type Expr, type MatchExpr } from "../syntax/ast.js";
 import { selectorSource } from "../syntax/print.js";
-import {
-  COLLECTION_MISSING,
-  OPERATIONS,
-  OPERATORS,
-  dispatchTest,
-  notACollection,
-  literalValue,
-  stepError,
-  staticTest,
-  type BaseOp,
-  type LiteralValue,
-  type Site,
-  type StaticTest,
-  type Test,
-  type TestInput,
-} from "../semantics/operators.js";
+import { COLLECTION_MISSING, OPERATORS } from "../semantics/operators.js";
+import { OPERATIONS, dispatchTest, staticTest, type BaseOp, type StaticTest, type Test, type TestInput } from "../semantics/table.js";
+import { notACollection, stepError, type Site } from "../semantics/match-errors.js";
+import { literalValue, type LiteralValue } from "../semantics/values.js";
 import { fieldOf, type Type } from "../semantics/schema.js";
 import { MISSING, concrete, elementType, isObject, kindOf, staticPath, step, typed, walk, type Typed } from "../semantics/select.js";
 import { charge, iterationSteps, levelMatches, meteredPattern, type EvaluationBudget } from "./budget.js";
@@ -38,7 +26,7 @@ import { boundNames } from "../syntax/reads.js";
 import { bothPlaceholderError, hiddenPlaceholderError, placeholderClash, selectorKeys, selectorPrefix, walkReporter, type EvaluationRules } from "./common.js";
 import { allOf, anyOf, filterInChunks, perItem, type Batch } from "./batch.js";
 import { fastMatch, fastMembership } from "./fast.js";
-import { nextClones, type Clones } from "./clones.js";
+import { nextClones, type Clones } from "./generated/clones.js";
 import { interpret } from "./interpret.js";
 import { compilePattern, type Pattern } from "../semantics/regex.js";
 

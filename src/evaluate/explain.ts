@@ -12,7 +12,7 @@
  * interpreter with a trace (`interpret.ts`); the property tests hold the two to the same witnesses.
  */
 import type { FilterEvaluationError, Span } from "../errors.js";
-import { stringifyJson } from "../sql/stringify.js";
+import { stringifyJson } from "../json.js";
 
 /** One leaf that took part in an answer. */
 export interface WitnessLeaf {

@@ -9,14 +9,15 @@
  * (`columns.ts`) and then tests the column, the test written out in the loop.
  */
 import type { MatchExpr } from "../syntax/ast.js";
-import { OPERATORS, dispatchTest, readsEmpty, staticTest, type BaseOp, type LiteralValue, type StaticTest, type TestInput } from "../semantics/operators.js";
+import { OPERATORS } from "../semantics/operators.js";
+import { dispatchTest, readsEmpty, staticTest, type BaseOp, type StaticTest, type TestInput } from "../semantics/table.js";
 import type { Type } from "../semantics/schema.js";
 import { staticPath } from "../semantics/select.js";
-import { isFailure } from "../semantics/values.js";
+import { isFailure, type LiteralValue } from "../semantics/values.js";
 import type { Batch } from "./batch.js";
 import { NOT_PLAIN, columnReader } from "./columns.js";
-import { FIELD_TESTS, KEYED_TESTS, type FieldTests } from "./field-tests.js";
-import type { Clones } from "./clones.js";
+import { FIELD_TESTS, KEYED_TESTS, type FieldTests } from "./generated/field-tests.js";
+import type { Clones } from "./generated/clones.js";
 
 /** A compiled predicate over the raw datum (the frame is passed through to the general closure). */
 export type RawPredicate<F> = (datum: unknown, frame?: F) => boolean;

@@ -5,15 +5,10 @@
 import type { Span } from "../errors.js";
 import { notRun, type AndExpr, type CollectionExpr, type Expr, type Literal, type MatchExpr, type OrExpr } from "../syntax/ast.js";
 import { selectorSource } from "../syntax/print.js";
-import {
-  COLLECTION_MISSING,
-  OPERATORS,
-  applyOperator,
-  notACollection,
-  literalValue,
-  type LiteralValue,
-  type Site,
-} from "../semantics/operators.js";
+import { COLLECTION_MISSING, OPERATORS } from "../semantics/operators.js";
+import { applyOperator } from "../semantics/table.js";
+import { notACollection, type Site } from "../semantics/match-errors.js";
+import { literalValue, type LiteralValue } from "../semantics/values.js";
 import { ANY, type Type } from "../semantics/schema.js";
 import { MISSING, elementType, kindOf, typed, walk, type Typed } from "../semantics/select.js";
 import { charge, iterationSteps, levelMatches, meteredPattern, type EvaluationBudget } from "./budget.js";

@@ -3,7 +3,7 @@
  * consumers that evaluate parts of it (`FilterTable`): they must evaluate with the same settings.
  */
 import type { EvaluationRules } from "./common.js";
-import type { Target } from "../targets/releases.js";
+import type { Target } from "../releases.js";
 import type { Type } from "../semantics/schema.js";
 
 export interface FilterSettings {

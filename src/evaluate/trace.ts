@@ -20,7 +20,8 @@
  */
 import { notRun, type CollectionExpr, type Expr, type MatchExpr } from "../syntax/ast.js";
 import { selectorSource } from "../syntax/print.js";
-import { COLLECTION_MISSING, notACollection } from "../semantics/operators.js";
+import { COLLECTION_MISSING } from "../semantics/operators.js";
+import { notACollection } from "../semantics/match-errors.js";
 import type { Type } from "../semantics/schema.js";
 import { MISSING, elementType, kindOf, staticPath, typed, type Typed } from "../semantics/select.js";
 import { FilterEvaluationError } from "../errors.js";

@@ -14,7 +14,7 @@ import { ANY, type Schema } from "../semantics/schema.js";
 import type { Expr } from "../syntax/ast.js";
 import { parse } from "../syntax/parse.js";
 import { parseForTarget, targetFindings } from "../targets/check.js";
-import { resolveTarget, type Target } from "../targets/releases.js";
+import { resolveTarget, type Target } from "../releases.js";
 import { applyFix } from "./apply.js";
 import { pathType } from "./hover.js";
 import { syntaxFixes } from "./syntax.js";

@@ -2,7 +2,8 @@
  * Warnings for the reference library's traps: valid expressions that probably do not mean what they
  * say. Built on the public AST; each rule is its own module.
  */
-import type { Ast, Expr, Schema, Selector } from "../index.js";
+import type { Ast, Expr, Selector } from "../syntax/ast.js";
+import type { Schema } from "../semantics/schema.js";
 import { listByName } from "./list-by-name.js";
 import { guardKey, missingKey, type Guards, type Parent } from "./missing-key.js";
 import { pointerValue } from "./pointer-value.js";

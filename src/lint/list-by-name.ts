@@ -2,7 +2,7 @@
  * `Multiregion.Regions.Name == "east"`: a step into a list must be an index; a name raises an error
  * whenever the list is reached. The elements are tested with a collection expression.
  */
-import type { MatchExpr, Selector } from "../index.js";
+import type { MatchExpr, Selector } from "../syntax/ast.js";
 import { concrete, isIndexText, lookup, type Resolved, type Scope } from "./resolve.js";
 import { matchText, segmentsText, selectorText, stepSpan } from "./text.js";
 import type { Warning } from "./warning.js";

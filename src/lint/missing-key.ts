@@ -4,7 +4,7 @@
  * Warned unless an earlier operand guards the key (`"web" in JobSummary.Summary and ...`, or
  * `"web" not in JobSummary.Summary or ...`); the hint is the guarded form.
  */
-import type { CollectionExpr, MatchExpr, Selector } from "../index.js";
+import type { CollectionExpr, MatchExpr, Selector } from "../syntax/ast.js";
 import { COLLECTION_MISSING, OPERATORS } from "../semantics/operators.js";
 import type { Resolved, ResolvedStep } from "./resolve.js";
 import { quoteValue, selectorText, stepSpan } from "./text.js";

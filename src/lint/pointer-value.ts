@@ -2,7 +2,7 @@
  * `ID == "/x"`: a double-quoted value shaped like a JSON Pointer is read as a pointer and printed back
  * without its leading slash, so the comparison is with "x" (a quirk of the reference library).
  */
-import type { Literal } from "../index.js";
+import type { Literal } from "../syntax/ast.js";
 import type { Warning } from "./warning.js";
 
 export function pointerValue(value: Literal): Warning | undefined {

@@ -3,7 +3,8 @@
  * as far as the schema (or, without one, plain JSON) tells. Bound names of collection expressions
  * start from the type they are bound to.
  */
-import type { Binding, Schema, Segment, Selector, Type } from "../index.js";
+import type { Binding, Segment, Selector } from "../syntax/ast.js";
+import type { Schema, Type } from "../semantics/schema.js";
 
 /** What a step is taken from. */
 export type Container =

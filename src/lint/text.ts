@@ -2,7 +2,8 @@
  * Filter text built from AST pieces, for the suggestions of warnings: selectors (or a prefix of
  * one), quoted keys, and a match with its selector replaced.
  */
-import type { MatchExpr, Segment, Selector, Span } from "../index.js";
+import type { Span } from "../errors.js";
+import type { MatchExpr, Segment, Selector } from "../syntax/ast.js";
 
 /** The text of a selector's first `count` steps (all by default), in the form it was written. */
 export function selectorText(sel: Selector, count = sel.segments.length): string {

@@ -1,5 +1,5 @@
 /** A warning: valid text that probably does not mean what it says. */
-import type { Span } from "../index.js";
+import type { Span } from "../errors.js";
 
 /** Stable codes of the warnings. */
 export type WarningCode = "pointer-value" | "word-is-selector" | "list-by-name" | "missing-key-error" | "target-behaviour";

@@ -3,7 +3,8 @@
  * word is a field of the schema or a name bound by `any`/`all`; without a schema, when it is shaped
  * like a path (`a.b`, `a["b"]`) or names the root of a selector used in the expression.
  */
-import type { Literal, Schema } from "../index.js";
+import type { Literal } from "../syntax/ast.js";
+import type { Schema } from "../semantics/schema.js";
 import { lookup, type Scope } from "./resolve.js";
 import type { Warning } from "./warning.js";
 

@@ -14,10 +14,11 @@ import { typeError, type TypeFacts } from "../messages.js";
 import { notRun, type CollectionExpr, type Expr, type MatchExpr, type Selector } from "../syntax/ast.js";
 import { selectorSource } from "../syntax/print.js";
 import { compilePattern } from "./regex.js";
-import { OPERATORS, impossibleOn, literalValue } from "./operators.js";
+import { OPERATORS } from "./operators.js";
+import { impossibleOn } from "./table.js";
 import { fieldOf, typeName, type Type } from "./schema.js";
 import { concrete } from "./select.js";
-import { parseIndex } from "./values.js";
+import { literalValue, parseIndex } from "./values.js";
 
 /** Options of the check. */
 export interface CheckOptions {

@@ -12,8 +12,8 @@ import { bytesInclude } from "../syntax/strings.js";
 import type { Pattern } from "./regex.js";
 import { typeName, type Type } from "./schema.js";
 import { concrete, isObject, kindOf, typed, type Kind } from "./select.js";
-import { isFailure } from "./values.js";
-import { conversionError, describeKind, regexError, type LiteralValue, type Site } from "./operators.js";
+import { isFailure, type LiteralValue } from "./values.js";
+import { conversionError, describeKind, regexError, type Site } from "./match-errors.js";
 
 /** A test of one value: true/false, or throws an evaluation error. */
 export type Test = (v: unknown) => boolean;

@@ -3,7 +3,9 @@
  * time: `strconv.ParseBool`, `ParseInt(s, 0, 64)`, `ParseUint(s, 0, 64)` and `ParseFloat(s, 64)`.
  * Each returns the converted value or a failure that says whether the text was malformed ("syntax")
  * or out of range ("range"), since the reference treats the two differently inside JSON lists.
+ * `literalValue` keeps a literal's text with its conversions, each computed on first use.
  */
+import { hasRawBytes } from "../syntax/strings.js";
 
 /** A failed conversion. */
 export interface ConversionFailure {
@@ -190,4 +192,44 @@ function scaleBinary(m: bigint, e: number): number {
 export function parseIndex(part: string): number | undefined {
   const v = parseInt64(part === "" ? "0" : part);
   return typeof v === "bigint" ? Number(v) : undefined;
+}
+
+/** A literal's text with its conversions to each Go type, computed once. */
+export interface LiteralValue {
+  readonly text: string;
+  /** True when the text holds raw bytes (not valid UTF-8; see syntax/strings.ts). */
+  readonly raw: boolean;
+  readonly bool: Converted<boolean>;
+  readonly int: Converted<bigint>;
+  readonly uint: Converted<bigint>;
+  readonly float: Converted<number>;
+}
+
+/** Conversions are computed on first use and kept: most literals only ever meet one type. */
+class LazyLiteral implements LiteralValue {
+  private b?: Converted<boolean>;
+  private i?: Converted<bigint>;
+  private u?: Converted<bigint>;
+  private f?: Converted<number>;
+  private r?: boolean;
+  constructor(readonly text: string) {}
+  get raw(): boolean {
+    return (this.r ??= hasRawBytes(this.text));
+  }
+  get bool(): Converted<boolean> {
+    return (this.b ??= parseBool(this.text));
+  }
+  get int(): Converted<bigint> {
+    return (this.i ??= parseInt64(this.text));
+  }
+  get uint(): Converted<bigint> {
+    return (this.u ??= parseUint64(this.text));
+  }
+  get float(): Converted<number> {
+    return (this.f ??= parseFloat64(this.text));
+  }
+}
+
+export function literalValue(text: string): LiteralValue {
+  return new LazyLiteral(text);
 }

@@ -4,9 +4,10 @@
  * conversions and the zero values; this module writes the SQL for the rest.
  */
 import type { Pattern } from "../semantics/regex.js";
-import { OPERATIONS, kindTest, type BaseOp, type LiteralValue, type Site } from "../semantics/operators.js";
+import { OPERATIONS, kindTest, type BaseOp } from "../semantics/table.js";
+import type { Site } from "../semantics/match-errors.js";
 import { concrete, type Kind } from "../semantics/select.js";
-import { isFailure } from "../semantics/values.js";
+import { isFailure, type LiteralValue } from "../semantics/values.js";
 import { wellFormed, type Dialect, type Ref } from "./dialects.js";
 import type { KindCase } from "./path.js";
 import { between, chain, constant, ERROR, exactly, loose, UNKNOWN, type Triple } from "./predicates.js";

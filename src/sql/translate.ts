@@ -4,7 +4,8 @@
  * are re-checked in-process unless the translation is exact.
  */
 import { compilePattern, type Pattern } from "../semantics/regex.js";
-import { COLLECTION_MISSING, literalValue, OPERATORS } from "../semantics/operators.js";
+import { COLLECTION_MISSING, OPERATORS } from "../semantics/operators.js";
+import { literalValue } from "../semantics/values.js";
 import { ANY, t, type Schema, type Type } from "../semantics/schema.js";
 import { elementType } from "../semantics/select.js";
 import { placeholderClash } from "../evaluate/common.js";
@@ -12,7 +13,7 @@ import { boundNames } from "../syntax/reads.js";
 import { notRun, type CollectionExpr, type Expr, type MatchExpr } from "../syntax/ast.js";
 import { parse } from "../syntax/parse.js";
 import { settingsOf } from "../evaluate/settings.js";
-import { has, NEWEST_TARGET, resolveTarget, type Target } from "../targets/releases.js";
+import { has, NEWEST_TARGET, resolveTarget, type Target } from "../releases.js";
 import { postgres, sqlite, type Dialect, type Ref } from "./dialects.js";
 import { byAnswer, kindCases, reachedAs, Untranslatable, walkPath, type KindCase, type Walk, type WalkValue } from "./path.js";
 import { equalAny, operate } from "./ops.js";

@@ -40,27 +40,9 @@
  * (`afterError`): the reference's message then lists the error first and the budget second.
  */
 import { inRanges, unicodeGroup } from "../unicode/tables.js";
+import type { PegNode, PegRule } from "./peg.js";
 import { REFERENCE_RULES } from "./reference-grammar.js";
 import { unquoteFails } from "./strings.js";
-
-/** A node of a pigeon grammar table, as transcribed. */
-export type PegNode =
-  | { readonly t: "choice"; readonly alts: readonly PegNode[] }
-  | { readonly t: "seq"; readonly exprs: readonly PegNode[] }
-  | { readonly t: "action" | "labeled" | "and" | "not" | "zeroOrOne" | "zeroOrMore" | "oneOrMore"; readonly e: PegNode }
-  | { readonly t: "ref"; readonly name: string }
-  | { readonly t: "lit"; readonly val: string }
-  | { readonly t: "class"; readonly val: string; readonly chars: string; readonly ranges: string; readonly classes: readonly string[] }
-  | { readonly t: "any" }
-  | { readonly t: "andCode"; readonly run: string };
-
-/** A rule of a pigeon grammar table. */
-export interface PegRule {
-  readonly name: string;
-  /** The rule's display name (`"grouping"`), "" when it has none. */
-  readonly display: string;
-  readonly expr: PegNode;
-}
 
 /** The reference's default budget (`CreateEvaluator` without `WithMaxExpressions`). */
 export const REFERENCE_PARSE_BUDGET = 2_000_000;

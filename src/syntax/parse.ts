@@ -11,8 +11,8 @@ import { FilterParser, tokenSpan } from "./parser.js";
 import { quickParse, type QuickOutcome } from "./quick-parse.js";
 import { describeToken as describe } from "./recognition.js";
 import { firstUnlexable, lexer, scanTokens, skipBlanks, tokenEnd as lexedEnd } from "./tokens.js";
-import { has, NEWEST_TARGET, resolveTarget, type Target } from "../targets/releases.js";
-import { budgetRules, unsupportedConstructs, unsupportedFacts } from "../targets/syntax.js";
+import { has, NEWEST_TARGET, resolveTarget, type Target } from "../releases.js";
+import { budgetRules, unsupportedConstructs, unsupportedFacts } from "./target-grammar.js";
 
 /** Limits on what `parse` accepts; every one has a default. */
 export interface ParseOptions {

@@ -3,7 +3,7 @@
  * filter once per distinct value instead of once per row (see `plan.ts`), with exactly the answers and
  * errors of `filter.filter(items)`.
  */
-import type { Filter } from "../index.js";
+import type { Filter } from "../evaluate/filter.js";
 import { settingsOf } from "../evaluate/settings.js";
 import type { Schema } from "../semantics/schema.js";
 import { Column } from "./column.js";

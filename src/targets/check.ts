@@ -9,9 +9,9 @@ import type { Warning } from "../lint/warning.js";
 import type { Type } from "../semantics/schema.js";
 import type { Expr } from "../syntax/ast.js";
 import { parse } from "../syntax/parse.js";
-import { FEATURES, has, NEWEST_TARGET, type Target } from "./releases.js";
+import { FEATURES, has, NEWEST_TARGET, type Target } from "../releases.js";
 import { behaviourChanges, changed } from "./split.js";
-import { unsupportedConstructs, unsupportedFacts } from "./syntax.js";
+import { unsupportedConstructs, unsupportedFacts } from "../syntax/target-grammar.js";
 
 /**
  * Parses as the newest grammar, within the target's parse budget (none before 0.1.15): the AST for

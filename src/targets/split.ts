@@ -22,8 +22,8 @@ import { ANY, type Type } from "../semantics/schema.js";
 import { conjuncts, type Expr, type Span } from "../syntax/ast.js";
 import { parse } from "../syntax/parse.js";
 import { print } from "../syntax/print.js";
-import { BEXPR_VERSIONS, FEATURES, resolveTarget, type Feature, type Target } from "./releases.js";
-import { unsupportedConstructs } from "./syntax.js";
+import { BEXPR_VERSIONS, FEATURES, resolveTarget, type Feature, type Target } from "../releases.js";
+import { unsupportedConstructs } from "../syntax/target-grammar.js";
 
 /** What `split` needs of a compiled filter. */
 export interface SplitSource {

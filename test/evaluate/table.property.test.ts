@@ -1,7 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { FilterError, t, type Type } from "../../src/index.js";
-import { OPERATIONS, applyOperator, impossibleOn, literalValue, staticTest, type BaseOp, type Site } from "../../src/semantics/operators.js";
+import { OPERATIONS, applyOperator, impossibleOn, staticTest, type BaseOp } from "../../src/semantics/table.js";
+import type { Site } from "../../src/semantics/match-errors.js";
+import { literalValue } from "../../src/semantics/values.js";
 import { compilePattern } from "../../src/semantics/regex.js";
 import { typed } from "../../src/semantics/select.js";
 import { runs } from "../support/runs.js";

@@ -4,7 +4,7 @@
  * memo, recursion as in Go), for small inputs only. It records what the reference records as errors
  * on the way (a failed predicate, a string that strconv.Unquote rejects) and where a limit stops it.
  */
-import type { PegNode, PegRule } from "../../src/syntax/budget.js";
+import type { PegNode, PegRule } from "../../src/syntax/peg.js";
 import { REFERENCE_RULES } from "../../src/syntax/reference-grammar.js";
 import { unquoteFails } from "../../src/syntax/strings.js";
 

@@ -4,7 +4,7 @@
  * compiled filter (`nextClones`), so that V8 sees each filter's calls and reads apart (see
  * scripts/field-code.ts). The slots are identical but for being separate source.
  */
-import type { EvaluationBudget } from "./budget.js";
+import type { EvaluationBudget } from "../budget.js";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type P = (d: unknown, f?: any) => boolean;

@@ -3,10 +3,10 @@
  * go-bexpr rejects (`any`/`all` before 0.1.13, `is nil` before 0.1.16), and the grammar table its
  * budget counts over.
  */
-import type { PegNode, PegRule } from "../syntax/budget.js";
-import type { Expr, Span } from "../syntax/ast.js";
-import { REFERENCE_RULES } from "../syntax/reference-grammar.js";
-import { FEATURES, firstNomadWith, has, type Feature, type Target } from "./releases.js";
+import type { PegNode, PegRule } from "./peg.js";
+import type { Expr, Span } from "./ast.js";
+import { REFERENCE_RULES } from "./reference-grammar.js";
+import { FEATURES, firstNomadWith, has, type Feature, type Target } from "../releases.js";
 
 /** A construct of the expression that the target's grammar does not have. */
 export interface Unsupported {

@@ -5,7 +5,7 @@
  * Each takes the key (the generated ones know theirs), the test's constants, and the general closure
  * that decides whatever the test does not (data that is not a plain object, other kinds).
  */
-import { readsEmpty } from "../semantics/operators.js";
+import { readsEmpty } from "../../semantics/table.js";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type General = (d: unknown, f?: any) => boolean;
