@@ -48,6 +48,7 @@ export { interpret } from "./evaluate/interpret.js";
 export { leafReading, type Explanation, type WitnessLeaf } from "./evaluate/explain.js";
 export { nearMissFilters, type NearMissFilter } from "./syntax/near-miss.js";
 export { selectorsRead, boundNames, type SelectorRead } from "./syntax/reads.js";
+export { KEYWORDS, keywordsOf, type Keyword, type KeywordRole } from "./syntax/words.js";
 export type { EvaluateOptions, EvaluationRules } from "./evaluate/common.js";
 export { BEXPR_VERSIONS, FEATURES, UnknownTargetError, knownTargets, nomadReleases, resolveTarget, type BexprVersion, type Feature, type Target } from "./releases.js";
 export type { EvaluationBudget } from "./evaluate/budget.js";

@@ -5,8 +5,12 @@
  * missing whitespace. `diagnose` keeps only the candidates that, applied, get past the error.
  */
 import type { FilterSyntaxError } from "../errors.js";
+import { keywordsOf } from "../syntax/words.js";
 import { quote } from "./quote.js";
 import type { Fix, TextEdit } from "./types.js";
+
+/** Words written in another case are these operators (a capitalised quantifier or `as` may be a field's name). */
+const OPERATOR_WORDS: ReadonlySet<string> = new Set(keywordsOf("junction", "negation", "operator", "operand"));
 
 /** What the fixes need to know about a selector written in the text: is it a list? */
 export type ListProbe = (selectorText: string) => boolean;
@@ -67,7 +71,7 @@ function operatorFixes(text: string, at: number, end: number): (Fix | undefined)
   if (c === ")") return [{ title: 'remove the unmatched ")"', edits: [{ start: at, end: at + 1, insert: "" }] }];
   const word = text.slice(at, end);
   const lower = word.toLowerCase();
-  if (word !== lower && ["and", "or", "not", "in", "contains", "matches", "is", "empty", "nil"].includes(lower)) {
+  if (word !== lower && OPERATOR_WORDS.has(lower)) {
     return [{ title: `write "${lower}" (operators are lower case)`, edits: [{ start: at, end, insert: lower }] }];
   }
   const isNull = /^(is(?:\s+not)?\s+)(null|NULL|Null|None|none|undefined)\b/.exec(text.slice(at));

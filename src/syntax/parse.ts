@@ -13,6 +13,7 @@ import { describeToken as describe } from "./recognition.js";
 import { firstUnlexable, lexer, scanTokens, skipBlanks, tokenEnd as lexedEnd } from "./tokens.js";
 import { has, NEWEST_TARGET, resolveTarget, type Target } from "../releases.js";
 import { budgetRules, unsupportedConstructs, unsupportedFacts } from "./target-grammar.js";
+import { keywordsOf } from "./words.js";
 
 /** Limits on what `parse` accepts; every one has a default. */
 export interface ParseOptions {
@@ -280,7 +281,8 @@ function withBudgetLine(e: FilterSyntaxError, r: BudgetExceeded, max: number): F
   return both;
 }
 
-const WORD_OPERATOR = /^(and|or|not|in|contains|matches|is|as)$/;
+/** The words that stand between or before operands: where one touches its neighbour, the message says so. */
+const WORD_OPERATORS: ReadonlySet<string> = new Set(keywordsOf("junction", "negation", "operator", "binding"));
 
 /** Advice for characters people bring from other languages. */
 const CHARACTER_ADVICE: Readonly<Record<string, string>> = {
@@ -319,10 +321,10 @@ function recognitionError(e: IRecognitionException, text: string): FilterSyntaxE
   const atEnd = token.tokenType === EOF;
   const end = { start: text.length, end: text.length };
   // Word operators need whitespace around them: say so where it is missing.
-  if (prev && !atEnd && span.start === tokenEnd(prev) && (WORD_OPERATOR.test(prev.image) || WORD_OPERATOR.test(token.image))) {
+  if (prev && !atEnd && span.start === tokenEnd(prev) && (WORD_OPERATORS.has(prev.image) || WORD_OPERATORS.has(token.image))) {
     return syntaxError("missing-whitespace", text, span, { between: describe(prev), and: describe(token) });
   }
-  if (!atEnd && WORD_OPERATOR.test(token.image) && next && next.startOffset === span.end) {
+  if (!atEnd && WORD_OPERATORS.has(token.image) && next && next.startOffset === span.end) {
     return syntaxError("missing-whitespace", text, tokenSpan(next, text), { between: describe(token), and: describe(next) });
   }
   // An operator word at the very end (`x == 1 and`, `"a" in`, `x is`): say what it lacks.

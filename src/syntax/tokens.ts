@@ -5,6 +5,7 @@
  * `Identifier` (category), so `in == x` is a match on the field `in`.
  */
 import { createToken, Lexer, type TokenType } from "chevrotain";
+import type { Keyword } from "./words.js";
 
 export const WhiteSpace = createToken({ name: "WhiteSpace", pattern: /[ \t\r\n]+/, group: Lexer.SKIPPED, label: "whitespace" });
 
@@ -18,7 +19,7 @@ export const EqualityOperator = createToken({ name: "EqualityOperator", pattern:
 export const QuotedKey = createToken({ name: "QuotedKey", pattern: Lexer.NA, label: "a quoted key" });
 export const Unterminated = createToken({ name: "Unterminated", pattern: Lexer.NA, label: "an unterminated string" });
 
-function keyword(word: string, category?: TokenType): TokenType {
+function keyword(word: Keyword, category?: TokenType): TokenType {
   return createToken({
     name: word[0]!.toUpperCase() + word.slice(1),
     pattern: new RegExp(word),

@@ -2,8 +2,9 @@
 import { HighlightStyle, StreamLanguage, syntaxHighlighting, type StringStream } from "@codemirror/language";
 import { tags } from "@lezer/highlight";
 import type { Extension } from "@codemirror/state";
+import { KEYWORDS } from "filter-expr";
 
-const KEYWORDS = new Set(["and", "or", "not", "in", "contains", "matches", "is", "empty", "nil", "any", "all", "as"]);
+const WORDS: ReadonlySet<string> = new Set(Object.keys(KEYWORDS));
 
 /** Tokens: strings, numbers, operator words, `==`/`!=`, selector names and punctuation. */
 export const filterLanguage = StreamLanguage.define<{ afterDot: boolean }>({
@@ -18,7 +19,7 @@ export const filterLanguage = StreamLanguage.define<{ afterDot: boolean }>({
     if (stream.match(/^(==|!=)/)) return "operator";
     const word = stream.match(/^[A-Za-z][A-Za-z0-9_/]*/);
     if (word && Array.isArray(word)) {
-      if (!afterDot && KEYWORDS.has(word[0])) return "keyword";
+      if (!afterDot && WORDS.has(word[0])) return "keyword";
       return afterDot ? "propertyName" : "variableName";
     }
     if (stream.eat(".")) {
