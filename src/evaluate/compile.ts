@@ -28,6 +28,7 @@ import { allOf, anyOf, filterInChunks, perItem, type Batch } from "./batch.js";
 import { fastMatch, fastMembership } from "./fast.js";
 import { nextClones, type Clones } from "./generated/clones.js";
 import { interpret } from "./interpret.js";
+import { bindingType, closable, MAX_COMPILED_NESTING, membershipKey, reorderBy, staticWalk } from "./facts.js";
 import { compilePattern, type Pattern } from "../semantics/regex.js";
 
 /** Values bound by collection expressions, by slot (allocated by the outermost collection). */
@@ -177,38 +178,7 @@ export function compileAst(ast: Expr, source: string, root: Type, options: Evalu
   return { run: budgeted, filter, count, plan: c.plan };
 }
 
-/** False when collections nest deeper than closures may (the program then runs the interpreter). */
-export function closable(ast: Expr, source: string): boolean {
-  return source.length <= MAX_COMPILED_NESTING * 10 || collectionDepth(ast) <= MAX_COMPILED_NESTING;
-}
-
-/** Nesting of collection bodies the compiler turns into closures (the reference's budget allows about 1,500). */
-const MAX_COMPILED_NESTING = 2000;
-
-/** The deepest nesting of collection bodies in `e`, found without recursion. */
-export function collectionDepth(e: Expr): number {
-  let max = 0;
-  const stack: [Expr, number][] = [[e, 0]];
-  while (stack.length > 0) {
-    const [x, d] = stack.pop()!;
-    switch (x.kind) {
-      case "not":
-        stack.push([x.operand, d]);
-        break;
-      case "and":
-      case "or":
-        for (const o of x.operands) stack.push([o, d]);
-        break;
-      case "collection":
-        if (d + 1 > max) max = d + 1;
-        stack.push([x.body, d + 1]);
-        break;
-      case "match":
-        break;
-    }
-  }
-  return max;
-}
+export { closable, collectionDepth } from "./facts.js";
 
 /** The environment of a whole expression: no bound names, no frame slots yet, no budget running. */
 export function newEnv(ast: Expr, source: string, root: Type, options: EvaluationRules, clones: Clones = nextClones()): Env {
@@ -277,39 +247,15 @@ function compileDisjuncts(operands: readonly Expr[], env: Env, negate: boolean):
   return out;
 }
 
-/** The key of `K == "text"` when K is one top-level key the membership fast path can read. */
+/** The key of `K == "text"` when K is one top-level key the membership fast path can read (`facts.ts`). */
 function equalityKey(e: Expr, env: Env): string | undefined {
-  if (e.kind !== "match" || e.op !== "==" || e.selector.segments.length !== 1 || !e.value) return undefined;
-  const key = e.selector.segments[0]!.name;
-  if (env.options.unknownValue !== undefined || "unknownValue" in env.options || findBound(env, key)) return undefined;
-  if (env.root.kind === "record") return fieldOf(env.root, key)?.kind === "string" ? key : undefined;
-  return env.root.kind === "any" ? key : undefined;
+  return membershipKey(e, env.root, env.options, (name) => findBound(env, name) !== undefined);
 }
 
-/** Sorts each run of consecutive infallible operands by cost; fallible and metered ones keep their place. */
+/** Sorts each run of consecutive infallible operands by cost; fallible and metered ones keep their place (`facts.ts`). */
 function reorder(parts: Compiled[]): Compiled[] {
-  // Most chains are in order already: no copy then.
-  let sorted = true;
-  for (let i = 1; i < parts.length && sorted; i++) sorted = !(movable(parts[i]!) && movable(parts[i - 1]!) && parts[i - 1]!.plan.cost > parts[i]!.plan.cost);
-  if (sorted) return parts;
-  const out = parts.slice();
-  // A stable insertion sort within each run (operands are few): a part moves left past costlier
-  // parts of its own run only.
-  for (let i = 1; i < out.length; i++) {
-    const p = out[i]!;
-    if (!movable(p)) continue;
-    let j = i;
-    while (j > 0 && movable(out[j - 1]!) && out[j - 1]!.plan.cost > p.plan.cost) {
-      out[j] = out[j - 1]!;
-      j--;
-    }
-    out[j] = p;
-  }
-  return out;
+  return reorderBy(parts, (p) => p.plan);
 }
-
-/** An operand that may run earlier or later than written: it cannot fail and its cost does not depend on the data. */
-const movable = (p: Compiled): boolean => p.plan.infallible && !p.plan.metered;
 
 function junction(isAnd: boolean, parts: Compiled[], env: Env): Compiled {
   // One pass over the parts (compiling stays cheap): the plan's sums and the closures to join.
@@ -423,7 +369,7 @@ export function compileSelector(owner: MatchExpr | CollectionExpr, env: Env): Co
 
   // The static type and infallibility now; the steps' closures when a first datum needs them (a
   // fused fast path may never need them: compiling stays cheap).
-  const { type, infallible } = typedWalk(keys, env.root, undefined);
+  const { type, infallible } = staticWalk(keys, env.root);
   let read: Reader | undefined;
   const rootValue = env.rootValue;
   const build = (): Reader => {
@@ -741,7 +687,7 @@ export function collectionParts(e: CollectionExpr, env: Env): CollectionParts {
     scope: [
       ...env.scope,
       ...names.map((n, i): Bound => {
-        const b = { name: n.name, slot: slots[i]!, type: staticBindingType(n.role, isList, elemType) };
+        const b = { name: n.name, slot: slots[i]!, type: bindingType(n.role, isList, elemType) };
         return clash.hidden && n.role === "value" ? { ...b, hidden: { path: selectorKeys(e.selector), indexSlot: slots[0]! } } : b;
       }),
     ],
@@ -813,10 +759,3 @@ function compileCollection(e: CollectionExpr, env: Env): Compiled {
 
 const INT: Type = { kind: "int" };
 const STRING: Type = { kind: "string" };
-
-/** The static type of a bound name, when the collection's kind is known at compile time. */
-function staticBindingType(role: "default" | "index" | "value", isList: boolean | undefined, elemType: Type): Type | undefined {
-  if (isList === undefined) return undefined;
-  if (role === "value" || (role === "default" && isList)) return elemType;
-  return isList ? INT : STRING;
-}

@@ -330,13 +330,18 @@ function dynamicEquals<F>(key: string, lit: LiteralValue, negated: boolean, gene
   return { run, batch };
 }
 
+/** True when `fastMembership` fuses `key == texts[0] or …` (the key is no property of every object, no text is empty). */
+export function membershipFusable(key: string, texts: readonly string[]): boolean {
+  return !(key in OBJECT_PROTO || texts.some((t) => t === ""));
+}
+
 /**
  * `K == "a" or K == "b" or ...` on one top-level key (typed string field, or JSON): a membership test
  * in one closure. With a plain datum and a string value every operand's answer is an equality, so the
  * chain's answer is membership; anything else takes the general closure of the chain.
  */
 export function fastMembership<F>(key: string, texts: readonly string[], typedString: boolean, general: RawPredicate<F>): Fused<F> | undefined {
-  if (key in OBJECT_PROTO || texts.some((t) => t === "")) return undefined;
+  if (!membershipFusable(key, texts)) return undefined;
   texts = texts.map(internalized);
   const set = new Set<unknown>(texts);
   // Up to three texts are compared one by one (the third repeats the last when there are two).

@@ -1,0 +1,309 @@
+/**
+ * What a filter's compiled plan says of each of its nodes, found without building closures: its
+ * cost, whether it can fail, whether its cost depends on the data. The tree has the plan's shape
+ * (`not` runs folded, De Morgan applied, memberships fused, operands that cannot fail reordered
+ * cheapest first), so that static questions (a `FilterSet`'s key leaf, a split for a server) take
+ * no slot of closure copies (`clones.ts`). It lives beside the compiler because it reads the
+ * compiler's rules (`common.ts`, `fast.ts`); the property tests compare it with `compileAst`'s plan.
+ */
+import type { CollectionExpr, Expr, MatchExpr } from "../syntax/ast.js";
+import { notRun } from "../syntax/ast.js";
+import { boundNames } from "../syntax/reads.js";
+import { OPERATORS } from "../semantics/operators.js";
+import { OPERATIONS, staticTest } from "../semantics/table.js";
+import type { Site } from "../semantics/match-errors.js";
+import { literalValue } from "../semantics/values.js";
+import { fieldOf, type Type } from "../semantics/schema.js";
+import { concrete, elementType, staticPath } from "../semantics/select.js";
+import { compilePattern } from "../semantics/regex.js";
+import { placeholderClash, selectorKeys, type EvaluationRules } from "./common.js";
+import { membershipFusable } from "./fast.js";
+
+/** A node of the compiled plan as far as cost and failure go: `PlanNode` without its label. */
+export interface PlanFacts {
+  /** Relative cost estimate used to order operands. */
+  readonly cost: number;
+  /** True when the node can never raise an evaluation error. */
+  readonly infallible: boolean;
+  /** True when its cost depends on the data (a regular expression's test): it is never reordered. */
+  readonly metered: boolean;
+  readonly children: readonly PlanFacts[];
+}
+
+/** Nesting of collection bodies the compiler turns into closures (the reference's budget allows about 1,500). */
+export const MAX_COMPILED_NESTING = 2000;
+
+/** False when collections nest deeper than closures may (the program then runs the interpreter). */
+export function closable(ast: Expr, source: string): boolean {
+  return source.length <= MAX_COMPILED_NESTING * 10 || collectionDepth(ast) <= MAX_COMPILED_NESTING;
+}
+
+/** The deepest nesting of collection bodies in `e`, found without recursion. */
+export function collectionDepth(e: Expr): number {
+  let max = 0;
+  const stack: [Expr, number][] = [[e, 0]];
+  while (stack.length > 0) {
+    const [x, d] = stack.pop()!;
+    switch (x.kind) {
+      case "not":
+        stack.push([x.operand, d]);
+        break;
+      case "and":
+      case "or":
+        for (const o of x.operands) stack.push([o, d]);
+        break;
+      case "collection":
+        if (d + 1 > max) max = d + 1;
+        stack.push([x.body, d + 1]);
+        break;
+      case "match":
+        break;
+    }
+  }
+  return max;
+}
+
+/** The facts of the plan of a program that runs the interpreter (collections nested too deep). */
+export const INTERPRETED_FACTS: PlanFacts = { cost: 20, infallible: false, metered: false, children: [] };
+
+/**
+ * The facts of each node of the plan `compileAst(ast, source, root, options)` would build, equal to
+ * its plan's `cost`, `infallible` and `metered` node by node, without compiling.
+ */
+export function planFacts(ast: Expr, source: string, root: Type, options: EvaluationRules = {}): PlanFacts {
+  if (!closable(ast, source)) return INTERPRETED_FACTS;
+  return exprFacts(ast, { source, root, options, scope: [] }, false);
+}
+
+/** What the facts of a node depend on besides the node. */
+interface FactsEnv {
+  readonly source: string;
+  readonly root: Type;
+  readonly options: EvaluationRules;
+  /** Bound names, innermost last. */
+  readonly scope: readonly BoundName[];
+}
+
+/** A bound name: its static type when known; `hidden` for the value of `any k as k, v` (reading fails). */
+interface BoundName {
+  readonly name: string;
+  readonly type: Type | undefined;
+  readonly hidden: boolean;
+}
+
+function findBound(env: FactsEnv, name: string): BoundName | undefined {
+  for (let i = env.scope.length - 1; i >= 0; i--) if (env.scope[i]!.name === name) return env.scope[i];
+  return undefined;
+}
+
+/** A node; metered when it says so or when one of its children is (the compiler's `planNode`). */
+function node(cost: number, infallible: boolean, children: readonly PlanFacts[], metered = false): PlanFacts {
+  return { cost, infallible, metered: metered || children.some((c) => c.metered), children };
+}
+
+function exprFacts(e: Expr, env: FactsEnv, negate: boolean): PlanFacts {
+  switch (e.kind) {
+    case "not": {
+      const { operand, negated } = notRun(e);
+      return exprFacts(operand, env, negated !== negate);
+    }
+    case "match":
+      return matchFacts(e, env);
+    case "collection": {
+      const c = collectionFacts(e, env);
+      return negate ? node(c.cost, c.infallible, c.children) : c;
+    }
+    case "and":
+    case "or": {
+      const isAnd = (e.kind === "and") !== negate;
+      const parts = isAnd ? e.operands.map((o) => exprFacts(o, env, negate)) : disjunctFacts(e.operands, env, negate);
+      return parts.length === 1 ? parts[0]! : junctionFacts(reorderFacts(parts));
+    }
+  }
+}
+
+/** The operands of an `or`, each run of `K == "text"` on one top-level key fused into one membership. */
+function disjunctFacts(operands: readonly Expr[], env: FactsEnv, negate: boolean): PlanFacts[] {
+  const out: PlanFacts[] = [];
+  let i = 0;
+  while (i < operands.length) {
+    const key = negate ? undefined : equalityKey(operands[i]!, env);
+    let j = i + 1;
+    while (key !== undefined && j < operands.length && equalityKey(operands[j]!, env) === key) j++;
+    if (j - i === 1) {
+      out.push(exprFacts(operands[i]!, env, negate));
+      i = j;
+      continue;
+    }
+    const group = operands.slice(i, j).map((o) => exprFacts(o, env, negate));
+    const general = junctionFacts(group);
+    const texts = operands.slice(i, j).map((o) => (o as MatchExpr).value!.text);
+    if (membershipFusable(key!, texts)) {
+      // Up to three texts cost what one equality costs; a longer set, what they all do.
+      out.push(node(texts.length <= 3 ? group[0]!.cost : general.cost, general.infallible, general.children));
+    } else out.push(general);
+    i = j;
+  }
+  return out;
+}
+
+/**
+ * The key of `K == "text"` when K is one top-level key the membership fast path can read (with no
+ * unknown value, not a bound name, a string field of a record or a key of JSON).
+ */
+export function membershipKey(e: Expr, root: Type, options: EvaluationRules, isBound: (name: string) => boolean): string | undefined {
+  if (e.kind !== "match" || e.op !== "==" || e.selector.segments.length !== 1 || !e.value) return undefined;
+  const key = e.selector.segments[0]!.name;
+  if (options.unknownValue !== undefined || "unknownValue" in options || isBound(key)) return undefined;
+  if (root.kind === "record") return fieldOf(root, key)?.kind === "string" ? key : undefined;
+  return root.kind === "any" ? key : undefined;
+}
+
+function equalityKey(e: Expr, env: FactsEnv): string | undefined {
+  return membershipKey(e, env.root, env.options, (name) => findBound(env, name) !== undefined);
+}
+
+/** An operand that may run earlier or later than written: it cannot fail and its cost does not depend on the data. */
+export function movable(p: { readonly infallible: boolean; readonly metered: boolean }): boolean {
+  return p.infallible && !p.metered;
+}
+
+/**
+ * Sorts each run of consecutive movable operands by cost (stable); the others keep their place.
+ * `factsOf` gives an operand's facts. Returns `parts` itself when it is in order already.
+ */
+export function reorderBy<P>(parts: P[], factsOf: (p: P) => { readonly cost: number; readonly infallible: boolean; readonly metered: boolean }): P[] {
+  // Most chains are in order already: no copy then.
+  let sorted = true;
+  for (let i = 1; i < parts.length && sorted; i++) {
+    const a = factsOf(parts[i - 1]!);
+    const b = factsOf(parts[i]!);
+    sorted = !(movable(b) && movable(a) && a.cost > b.cost);
+  }
+  if (sorted) return parts;
+  const out = parts.slice();
+  // A stable insertion sort within each run (operands are few): a part moves left past costlier
+  // parts of its own run only.
+  for (let i = 1; i < out.length; i++) {
+    const p = out[i]!;
+    const pf = factsOf(p);
+    if (!movable(pf)) continue;
+    let j = i;
+    while (j > 0 && movable(factsOf(out[j - 1]!)) && factsOf(out[j - 1]!).cost > pf.cost) {
+      out[j] = out[j - 1]!;
+      j--;
+    }
+    out[j] = p;
+  }
+  return out;
+}
+
+function reorderFacts(parts: PlanFacts[]): PlanFacts[] {
+  return reorderBy(parts, (p) => p);
+}
+
+function junctionFacts(parts: readonly PlanFacts[]): PlanFacts {
+  let cost = 0;
+  let infallible = true;
+  let metered = false;
+  for (const p of parts) {
+    cost += p.cost;
+    infallible &&= p.infallible;
+    metered ||= p.metered;
+  }
+  return { cost, infallible, metered, children: parts };
+}
+
+/** What a selector's reading is, statically: the compiler's `compileSelector` without its reader. */
+interface SelectorFacts {
+  /** The static type of the value read (`any` when only known at run time). */
+  readonly type: Type;
+  /** True when reading can neither fail nor miss. */
+  readonly infallible: boolean;
+  /** True when the type is known only at run time. */
+  readonly dynamic: boolean;
+}
+
+const ANY_TYPE: Type = { kind: "any" };
+const DYNAMIC: SelectorFacts = { type: ANY_TYPE, infallible: false, dynamic: true };
+
+function selectorFacts(owner: MatchExpr | CollectionExpr, env: FactsEnv): SelectorFacts {
+  const keys = selectorKeys(owner.selector);
+  const unknown = "unknownValue" in env.options;
+  const strict = env.options.missingLeafIsError === true;
+  const bound = findBound(env, keys[0]!);
+  if (bound?.hidden) return DYNAMIC;
+  if (bound) {
+    const type = bound.type && !unknown ? staticPath(bound.type, keys.slice(1))?.type : undefined;
+    return type === undefined ? DYNAMIC : { type, infallible: false, dynamic: false };
+  }
+  if (unknown || strict) return DYNAMIC;
+  return { ...staticWalk(keys, env.root), dynamic: false };
+}
+
+/**
+ * The static type `keys` reach from `root` and whether reading them can neither fail nor miss: only
+ * a chain of record fields, none behind a pointer, can't.
+ */
+export function staticWalk(keys: readonly string[], root: Type): { type: Type; infallible: boolean } {
+  let type = root;
+  let infallible = true;
+  for (const key of keys) {
+    const c = concrete(type);
+    const nullable = type.kind === "pointer";
+    if (c.kind === "record") {
+      const fieldType = fieldOf(c, key);
+      if (fieldType === undefined) {
+        type = ANY_TYPE;
+        infallible = false;
+        continue;
+      }
+      if (nullable) infallible = false;
+      type = fieldType;
+      continue;
+    }
+    infallible = false;
+    if (c.kind === "map") type = c.value;
+    else if (c.kind !== "any") type = c.kind === "list" ? c.elem : ANY_TYPE;
+  }
+  return { type, infallible };
+}
+
+/** A site for the operator table's static test (its messages are never built here). */
+function siteOf(e: MatchExpr, env: FactsEnv): Site {
+  return { source: env.source, span: e.span, op: e.op, selector: "" };
+}
+
+function matchFacts(e: MatchExpr, env: FactsEnv): PlanFacts {
+  const base = OPERATORS[e.op].base;
+  const sel = selectorFacts(e, env);
+  const metered = base === "matches";
+  if (sel.dynamic) return node(OPERATIONS[base].cost, false, [], metered);
+  const pattern = metered ? compilePattern(e.value!.text) : undefined;
+  const known = staticTest(base, { site: siteOf(e, env), type: sel.type, lit: literalValue(e.value?.text ?? ""), pattern });
+  return node(known?.cost ?? OPERATIONS[base].cost, known !== undefined && sel.infallible, [], metered);
+}
+
+function collectionFacts(e: CollectionExpr, env: FactsEnv): PlanFacts {
+  const sel = selectorFacts(e, env);
+  const elemType = elementType(sel.type);
+  const c = concrete(sel.type);
+  const isList = sel.dynamic ? undefined : c.kind === "list" ? true : c.kind === "map" ? false : undefined;
+  const clash = placeholderClash(e.binding, e.selector);
+  const inner: FactsEnv = {
+    ...env,
+    scope: [...env.scope, ...boundNames(e.binding).map((n): BoundName => ({ name: n.name, type: bindingType(n.role, isList, elemType), hidden: clash.hidden && n.role === "value" }))],
+  };
+  const body = exprFacts(e.body, inner, false);
+  return node(20 + body.cost, false, [body]);
+}
+
+const INT: Type = { kind: "int" };
+const STRING: Type = { kind: "string" };
+
+/** The static type of a bound name, when the collection's kind is known at compile time. */
+export function bindingType(role: "default" | "index" | "value", isList: boolean | undefined, elemType: Type): Type | undefined {
+  if (isList === undefined) return undefined;
+  if (role === "value" || (role === "default" && isList)) return elemType;
+  return isList ? INT : STRING;
+}

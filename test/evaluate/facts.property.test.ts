@@ -1,0 +1,111 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { print, type CompileOptions, type PlanNode } from "../../src/index.js";
+import { compileAst } from "../../src/evaluate/compile.js";
+import { evaluationRules } from "../../src/evaluate/common.js";
+import { INTERPRETED_FACTS, MAX_COMPILED_NESTING, planFacts, type PlanFacts } from "../../src/evaluate/facts.js";
+import { nextClones } from "../../src/evaluate/generated/clones.js";
+import { NEWEST_TARGET, resolveTarget } from "../../src/releases.js";
+import type { Type } from "../../src/semantics/schema.js";
+import { parse } from "../../src/syntax/parse.js";
+import type { Expr } from "../../src/syntax/ast.js";
+import { exprArb } from "../support/arbitraries.js";
+import { MODES, compiledOrRejected } from "../support/modes.js";
+import { runs } from "../support/runs.js";
+
+// `planFacts` (evaluate/facts.ts) tells, without compiling, what the compiled plan says of each of its
+// nodes: its cost, whether it can fail, whether it is metered. Static questions (a FilterSet's key
+// leaf, a split) read it, and take no slot of closure copies.
+
+/** A plan's facts, node by node (its labels left out). */
+function factsOfPlan(p: PlanNode): PlanFacts {
+  return { cost: p.cost, infallible: p.infallible, metered: p.metered, children: p.children.map(factsOfPlan) };
+}
+
+/** One slot of closure copies for the compilations of these tests (taken once). */
+const SLOT = nextClones();
+
+const optionsArb = fc.record(
+  {
+    check: fc.boolean(),
+    target: fc.constantFrom<string | undefined>(undefined, "go-bexpr@0.1.11", "go-bexpr@0.1.12"),
+    unknownValue: fc.constantFrom<unknown>(null, "", "x", 0, true),
+  },
+  { requiredKeys: ["check"] },
+);
+
+describe.each(MODES)("the facts of a plan over $name", ({ names, schema }) => {
+  /** The facts equal the plan of `text` compiled with `extra`, when it compiles. */
+  function agree(text: string, extra: object): void {
+    const options: CompileOptions = { schema, ...(extra as CompileOptions) };
+    const f = compiledOrRejected(text, options);
+    if (!f) return;
+    const root: Type = schema ?? { kind: "any" };
+    const rules = evaluationRules(options, resolveTarget(options.target ?? NEWEST_TARGET));
+    const facts = planFacts(f.ast, text, root, rules);
+    // The package's plan (its build) and the compiler's module alike.
+    expect(facts).toEqual(factsOfPlan(f.plan));
+    expect(facts).toEqual(factsOfPlan(compileAst(f.ast, text, root, rules, SLOT).plan));
+  }
+
+  it("equal compile's plan on every node: cost, whether it can fail, whether it is metered", () => {
+    fc.assert(
+      fc.property(exprArb(names), optionsArb, (ast, extra) => agree(print(ast), extra)),
+      { numRuns: runs(3_000) },
+    );
+  });
+
+  it("equal it where equalities on one key fuse into a membership", () => {
+    // Plain keys only (the words of the language would need quotes).
+    const keys = names.filter((n) => /^[A-Za-z][A-Za-z0-9]*$/.test(n) && !KEYWORDS_USED.has(n));
+    const membership = fc
+      .tuple(fc.constantFrom(...keys), fc.array(fc.constantFrom("a", "b", "c", "d", "", "running"), { minLength: 2, maxLength: 5 }), fc.boolean())
+      .map(([key, texts, negated]) => `${negated ? "not " : ""}(${texts.map((t) => `${key} == ${JSON.stringify(t)}`).join(" or ")})`);
+    fc.assert(
+      fc.property(membership, exprArb(names, 2), fc.constantFrom("and", "or"), fc.boolean(), optionsArb, (m, other, junction, first, extra) => {
+        const o = `(${print(other)})`;
+        agree(first ? `${m} ${junction} ${o}` : `${o} ${junction} ${m}`, extra);
+      }),
+      { numRuns: runs(2_000) },
+    );
+  });
+});
+
+/** The words of the language among the generators' names. */
+const KEYWORDS_USED = new Set(["in", "not", "and", "or", "is", "any", "all", "as", "contains", "matches", "empty", "nil"]);
+
+describe("the facts of a plan", () => {
+  it("of collections nested deeper than closures may are the interpreted program's", () => {
+    const leaf = parse("v.x == 1");
+    if (leaf.kind !== "match") throw new Error("a match");
+    let body: Expr = leaf;
+    for (let i = 0; i <= MAX_COMPILED_NESTING; i++) body = { kind: "collection", quantifier: "any", selector: leaf.selector, binding: { mode: "default", name: "v" }, body, span: leaf.span };
+    const source = "x".repeat(MAX_COMPILED_NESTING * 10 + 1);
+    const root: Type = { kind: "any" };
+    expect(planFacts(body, source, root)).toEqual(INTERPRETED_FACTS);
+    expect(planFacts(body, source, root)).toEqual(factsOfPlan(compileAst(body, source, root, {}, SLOT).plan));
+  });
+});
+
+describe("static questions take no slot of closure copies", () => {
+  /** Runs `question` between two slots taken: true when the 32 slots after the first come back to it with no other taken. */
+  function between(question: () => void): boolean {
+    const first = nextClones();
+    question();
+    for (let i = 0; i < 31; i++) nextClones();
+    return nextClones() === first;
+  }
+  const job = MODES[1]!.schema as Type;
+  /** Parsed as `compile` parses for the newest release. */
+  const parsed = (text: string): Expr => parse(text, { target: resolveTarget(NEWEST_TARGET) });
+
+  it("compiling takes one (so that the rotation is seen)", () => {
+    const text = "Status == \"running\" and Priority == 50";
+    expect(between(() => compileAst(parsed(text), text, job))).toBe(false);
+  });
+
+  it("computing facts takes none", () => {
+    const text = "(any Datacenters as d { d matches \"^eu\" }) and Status == \"running\" and Priority == 50";
+    expect(between(() => planFacts(parsed(text), text, job))).toBe(true);
+  });
+});
