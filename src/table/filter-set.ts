@@ -14,6 +14,7 @@
  */
 import { levelMatches } from "../evaluate/budget.js";
 import { compileAst } from "../evaluate/compile.js";
+import { planFacts } from "../evaluate/facts.js";
 import { settingsOf, type FilterSettings } from "../evaluate/settings.js";
 import type { FilterEvaluationError } from "../errors.js";
 import { staticPath } from "../semantics/select.js";
@@ -235,7 +236,7 @@ function keyLeaf<T>(filter: SetFilter<T>, settings: FilterSettings, steps: numbe
   if (steps !== undefined && levelMatches(filter.ast) > steps) return undefined;
   for (const c of conjuncts(filter.ast)) {
     // An infallible conjunct holds no any/all; one that is metered (a regular expression) charges as it runs.
-    const { infallible, metered } = compileAst(c, filter.expression, settings.root, settings.options).plan;
+    const { infallible, metered } = planFacts(c, filter.expression, settings.root, settings.options);
     if (!infallible) return undefined;
     if (c.kind === "match" && c.op === "==" && c.value !== undefined) {
       const keys = c.selector.segments.map((s) => s.name);

@@ -15,7 +15,7 @@
  * The residual is the other conjuncts, in order: on an item the server keeps, the chosen conjuncts
  * are true, so the residual answers as the whole filter does, errors included.
  */
-import { compileAst } from "../evaluate/compile.js";
+import { planFacts } from "../evaluate/facts.js";
 import type { FilterSettings } from "../evaluate/settings.js";
 import { concrete, staticPath } from "../semantics/select.js";
 import { ANY, type Type } from "../semantics/schema.js";
@@ -127,7 +127,7 @@ export function splitFilter(filter: SplitSource, settings: FilterSettings | unde
   let prefix = true;
   let infallibleSoFar = true;
   for (const c of all) {
-    const infallible = compileAst(c, filter.expression, root, settings?.options ?? {}).plan.infallible;
+    const infallible = planFacts(c, filter.expression, root, settings?.options ?? {}).infallible;
     if (same(c, root, diff, to) && (prefix || (infallible && infallibleSoFar))) chosen.push(c);
     else {
       prefix = false;

@@ -5,10 +5,13 @@ import { compileAst } from "../../src/evaluate/compile.js";
 import { evaluationRules } from "../../src/evaluate/common.js";
 import { INTERPRETED_FACTS, MAX_COMPILED_NESTING, planFacts, type PlanFacts } from "../../src/evaluate/facts.js";
 import { nextClones } from "../../src/evaluate/generated/clones.js";
+import { SETTINGS, type FilterSettings } from "../../src/evaluate/settings.js";
 import { NEWEST_TARGET, resolveTarget } from "../../src/releases.js";
 import type { Type } from "../../src/semantics/schema.js";
 import { parse } from "../../src/syntax/parse.js";
 import type { Expr } from "../../src/syntax/ast.js";
+import { FilterSet } from "../../src/table/filter-set.js";
+import { splitFilter } from "../../src/targets/split.js";
 import { exprArb } from "../support/arbitraries.js";
 import { MODES, compiledOrRejected } from "../support/modes.js";
 import { runs } from "../support/runs.js";
@@ -98,6 +101,7 @@ describe("static questions take no slot of closure copies", () => {
   const job = MODES[1]!.schema as Type;
   /** Parsed as `compile` parses for the newest release. */
   const parsed = (text: string): Expr => parse(text, { target: resolveTarget(NEWEST_TARGET) });
+  const settings = (root: Type): FilterSettings => ({ root, options: {}, maxSteps: undefined, target: resolveTarget(NEWEST_TARGET) });
 
   it("compiling takes one (so that the rotation is seen)", () => {
     const text = "Status == \"running\" and Priority == 50";
@@ -107,5 +111,17 @@ describe("static questions take no slot of closure copies", () => {
   it("computing facts takes none", () => {
     const text = "(any Datacenters as d { d matches \"^eu\" }) and Status == \"running\" and Priority == 50";
     expect(between(() => planFacts(parsed(text), text, job))).toBe(true);
+  });
+
+  it("splitting a filter takes none", () => {
+    const text = "Status == \"running\" and Priority == 50 and Meta.x is empty";
+    expect(between(() => splitFilter({ expression: text, ast: parsed(text) }, settings(job), "go-bexpr@0.1.11"))).toBe(true);
+  });
+
+  it("finding a FilterSet filter's key leaf takes none", () => {
+    // Under plain JSON no conjunct is sure not to fail: there is no key leaf, and nothing to compile.
+    const text = "a == 1 and b == \"x\"";
+    const filter = { expression: text, ast: parsed(text), evaluate: () => true, [SETTINGS]: settings({ kind: "any" }) };
+    expect(between(() => new FilterSet<string>().add("k", filter))).toBe(true);
   });
 });
