@@ -16,7 +16,7 @@ import type { Span } from "../errors.js";
 import { notRun, type CollectionExpr, type Expr, type MatchExpr } from "../syntax/ast.js";
 import { selectorSource } from "../syntax/print.js";
 import { COLLECTION_MISSING, OPERATORS } from "../semantics/operators.js";
-import { OPERATIONS, dispatchTest, staticTest, type BaseOp, type StaticTest, type Test, type TestInput } from "../semantics/table.js";
+import { dispatchTest, staticTest, type BaseOp, type StaticTest, type Test, type TestInput } from "../semantics/table.js";
 import { notACollection, stepError, type Site } from "../semantics/match-errors.js";
 import { literalValue, type LiteralValue } from "../semantics/values.js";
 import { fieldOf, type Type } from "../semantics/schema.js";
@@ -28,7 +28,7 @@ import { allOf, anyOf, filterInChunks, perItem, type Batch } from "./batch.js";
 import { fastMatch, fastMembership } from "./fast.js";
 import { nextClones, type Clones } from "./generated/clones.js";
 import { interpret } from "./interpret.js";
-import { bindingType, closable, MAX_COMPILED_NESTING, membershipKey, reorderBy, staticWalk } from "./facts.js";
+import { INTERPRETED_FACTS, bindingType, closable, collectionNode, junctionFacts, matchNode, MAX_COMPILED_NESTING, membershipKey, membershipNode, negatedNode, reorderBy, staticWalk, type PlanFacts } from "./facts.js";
 import { compilePattern, type Pattern } from "../semantics/regex.js";
 
 /** Values bound by collection expressions, by slot (allocated by the outermost collection). */
@@ -39,7 +39,7 @@ export type Predicate = (datum: unknown, frame?: Frame) => boolean;
 export type Reader = (datum: unknown, frame?: Frame) => unknown;
 
 /** A readable description of the compiled plan, for `--explain` (labels are built when read); `String(plan)` draws it as an indented tree. */
-export interface PlanNode {
+export interface PlanNode extends PlanFacts {
   readonly label: string;
   /** Relative cost estimate used to order operands. */
   readonly cost: number;
@@ -82,9 +82,9 @@ class LazyPlanNode implements PlanNode {
   }
 }
 
-/** A plan node; it is metered when it says so or when one of its children is. */
-function planNode(label: () => string, cost: number, infallible: boolean, children: readonly PlanNode[], metered = false): PlanNode {
-  return new LazyPlanNode(label, cost, infallible, children, metered || children.some((c) => c.metered));
+/** A plan node with `facts` (its cost, whether it can fail, whether it is metered: the rules of `facts.ts`). */
+function planNode(label: () => string, facts: PlanFacts, children: readonly PlanNode[]): PlanNode {
+  return new LazyPlanNode(label, facts.cost, facts.infallible, children, facts.metered);
 }
 
 interface Compiled {
@@ -146,7 +146,7 @@ export function compileAst(ast: Expr, source: string, root: Type, options: Evalu
         for (let i = 0; i < items.length; i++) if (run(items[i])) n++;
         return n;
       },
-      plan: planNode(() => `interpreted: collections nested deeper than ${MAX_COMPILED_NESTING}`, 20, false, []),
+      plan: planNode(() => `interpreted: collections nested deeper than ${MAX_COMPILED_NESTING}`, INTERPRETED_FACTS, []),
     };
   }
   const env = newEnv(ast, source, root, options, clones);
@@ -203,7 +203,7 @@ function compileExpr(e: Expr, env: Env, negate: boolean): Compiled {
       const c = compileCollection(e, env);
       if (!negate) return c;
       const p = c.plan;
-      return { run: env.clones.not(c.run), plan: planNode(() => `not ${p.label}`, p.cost, p.infallible, p.children) };
+      return { run: env.clones.not(c.run), plan: planNode(() => `not ${p.label}`, negatedNode(p), p.children) };
     }
     case "and":
     case "or": {
@@ -238,10 +238,9 @@ function compileDisjuncts(operands: readonly Expr[], env: Env, negate: boolean):
     const typedString = env.root.kind === "record";
     const fused = fastMembership(key!, texts, typedString, general.run);
     const p = general.plan;
-    // One read of the key and up to three comparisons cost what one of the equalities costs (so that
-    // reordering does not move it after the operands written after it); a longer set, what they all do.
-    const cost = texts.length <= 3 ? group[0]!.plan.cost : p.cost;
-    out.push(fused ? { run: fused.run, batch: fused.batch, plan: planNode(() => `${key} in {${texts.map((t) => JSON.stringify(t)).join(", ")}}`, cost, p.infallible, p.children) } : general);
+    // One read of the key and up to three comparisons cost what one of the equalities costs.
+    const facts = membershipNode(group.map((g) => g.plan), p);
+    out.push(fused ? { run: fused.run, batch: fused.batch, plan: planNode(() => `${key} in {${texts.map((t) => JSON.stringify(t)).join(", ")}}`, facts, p.children) } : general);
     i = j;
   }
   return out;
@@ -258,22 +257,15 @@ function reorder(parts: Compiled[]): Compiled[] {
 }
 
 function junction(isAnd: boolean, parts: Compiled[], env: Env): Compiled {
-  // One pass over the parts (compiling stays cheap): the plan's sums and the closures to join.
-  let cost = 0;
-  let infallible = true;
-  let metered = false;
+  // One pass over the parts (compiling stays cheap): their plans and the closures to join.
   const plans: PlanNode[] = [];
   const runs: Predicate[] = [];
   for (let i = 0; i < parts.length; i++) {
     const p = parts[i]!;
-    const pp = p.plan;
-    cost += pp.cost;
-    infallible &&= pp.infallible;
-    metered ||= pp.metered;
-    plans.push(pp);
+    plans.push(p.plan);
     runs.push(p.run);
   }
-  const plan = new LazyPlanNode(isAnd ? AND_LABEL : OR_LABEL, cost, infallible, plans, metered);
+  const plan = planNode(isAnd ? AND_LABEL : OR_LABEL, junctionFacts(plans), plans);
   const batch = () => (isAnd ? allOf : anyOf)(parts.map(batchOf));
   return { run: junctionRun(isAnd, runs, env.clones), plan, batch };
 }
@@ -522,23 +514,16 @@ export function compileMatch(e: MatchExpr, env: Env, negate: boolean): Compiled 
   const { info, sel, m } = matchInput(e, env);
   const negated = info.negated !== negate;
   const missing = negate ? !info.missing : info.missing;
-  const pattern = m.pattern;
   if (sel.dynamic) {
     const decide = dynamicDecision(info.base, m, negated, missing);
     const read = sel.read;
-    return { run: (d, f) => decide(read(d, f)), plan: planNode(() => `${matchText(e)}   [${info.base} on a bound value]`, OPERATIONS[info.base].cost, false, [], pattern !== undefined) };
+    return { run: (d, f) => decide(read(d, f)), plan: planNode(() => `${matchText(e)}   [${info.base} on a bound value]`, matchNode(info.base, sel, undefined), []) };
   }
   const known = staticTest(info.base, m);
   // The operator's test from the table: built once (`known`) when every kind the static type allows is
   // accepted and cannot fail, else a test that dispatches on the value's kind.
-  const infallible = known !== undefined;
-  const plan = planNode(
-    () => `${negate ? `not (${matchText(e)})` : matchText(e)}   [${info.base} on ${typeLabel(sel.type)}${infallible && sel.infallible ? ", cannot fail" : ""}]`,
-    known?.cost ?? OPERATIONS[info.base].cost,
-    infallible && sel.infallible,
-    [],
-    pattern !== undefined,
-  );
+  const facts = matchNode(info.base, sel, known);
+  const plan = planNode(() => `${negate ? `not (${matchText(e)})` : matchText(e)}   [${info.base} on ${typeLabel(sel.type)}${facts.infallible ? ", cannot fail" : ""}]`, facts, []);
   const general = (): Predicate => generalMatch(sel, known?.test ?? dispatchTest(info.base, m), negated, missing);
   const bound = findBound(env, e.selector.segments[0]!.name) !== undefined;
   if (!bound && !("unknownValue" in env.options)) {
@@ -753,7 +738,7 @@ function compileCollection(e: CollectionExpr, env: Env): Compiled {
   };
   return {
     run,
-    plan: planNode(() => `${e.quantifier} ${selectorText} as ${names.map((n) => n.name).join(", ")}`, 20 + body.plan.cost, false, [body.plan]),
+    plan: planNode(() => `${e.quantifier} ${selectorText} as ${names.map((n) => n.name).join(", ")}`, collectionNode(body.plan), [body.plan]),
   };
 }
 

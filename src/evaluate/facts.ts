@@ -3,14 +3,17 @@
  * cost, whether it can fail, whether its cost depends on the data. The tree has the plan's shape
  * (`not` runs folded, De Morgan applied, memberships fused, operands that cannot fail reordered
  * cheapest first), so that static questions (a `FilterSet`'s key leaf, a split for a server) take
- * no slot of closure copies (`clones.ts`). It lives beside the compiler because it reads the
- * compiler's rules (`common.ts`, `fast.ts`); the property tests compare it with `compileAst`'s plan.
+ * no slot of closure copies (`clones.ts`). The rules are here once: the compiler builds each plan
+ * node's facts with this module's node rules (`matchNode`, `junctionFacts`, `membershipNode`, …),
+ * reorders with `reorderBy`, fuses with `membershipKey`, and reads selectors' static types with
+ * `staticWalk`. It lives beside the compiler because it reads the compiler's other rules
+ * (`common.ts`, `fast.ts`); the property tests compare its tree with `compileAst`'s plan.
  */
 import type { CollectionExpr, Expr, MatchExpr } from "../syntax/ast.js";
 import { notRun } from "../syntax/ast.js";
 import { boundNames } from "../syntax/reads.js";
 import { OPERATORS } from "../semantics/operators.js";
-import { OPERATIONS, staticTest } from "../semantics/table.js";
+import { OPERATIONS, staticTest, type BaseOp } from "../semantics/table.js";
 import type { Site } from "../semantics/match-errors.js";
 import { literalValue } from "../semantics/values.js";
 import { fieldOf, type Type } from "../semantics/schema.js";
@@ -96,8 +99,8 @@ function findBound(env: FactsEnv, name: string): BoundName | undefined {
   return undefined;
 }
 
-/** A node; metered when it says so or when one of its children is (the compiler's `planNode`). */
-function node(cost: number, infallible: boolean, children: readonly PlanFacts[], metered = false): PlanFacts {
+/** A node; metered when it says so or when one of its children is. */
+function node<P extends PlanFacts>(cost: number, infallible: boolean, children: readonly P[], metered = false): PlanFacts & { readonly children: readonly P[] } {
   return { cost, infallible, metered: metered || children.some((c) => c.metered), children };
 }
 
@@ -111,7 +114,7 @@ function exprFacts(e: Expr, env: FactsEnv, negate: boolean): PlanFacts {
       return matchFacts(e, env);
     case "collection": {
       const c = collectionFacts(e, env);
-      return negate ? node(c.cost, c.infallible, c.children) : c;
+      return negate ? negatedNode(c) : c;
     }
     case "and":
     case "or": {
@@ -138,10 +141,7 @@ function disjunctFacts(operands: readonly Expr[], env: FactsEnv, negate: boolean
     const group = operands.slice(i, j).map((o) => exprFacts(o, env, negate));
     const general = junctionFacts(group);
     const texts = operands.slice(i, j).map((o) => (o as MatchExpr).value!.text);
-    if (membershipFusable(key!, texts)) {
-      // Up to three texts cost what one equality costs; a longer set, what they all do.
-      out.push(node(texts.length <= 3 ? group[0]!.cost : general.cost, general.infallible, general.children));
-    } else out.push(general);
+    out.push(membershipFusable(key!, texts) ? membershipNode(group, general) : general);
     i = j;
   }
   return out;
@@ -202,7 +202,13 @@ function reorderFacts(parts: PlanFacts[]): PlanFacts[] {
   return reorderBy(parts, (p) => p);
 }
 
-function junctionFacts(parts: readonly PlanFacts[]): PlanFacts {
+/**
+ * The plan's rules for each kind of node, from the facts of its children: the compiler builds its
+ * plan nodes with them (`compile.ts`), and `planFacts` its tree of facts.
+ */
+
+/** An `and` or `or` of `parts` (in their order, reordered already): costs add up; it fails if one can, is metered if one is. */
+export function junctionFacts<P extends PlanFacts>(parts: readonly P[]): PlanFacts & { readonly children: readonly P[] } {
   let cost = 0;
   let infallible = true;
   let metered = false;
@@ -278,10 +284,39 @@ function matchFacts(e: MatchExpr, env: FactsEnv): PlanFacts {
   const base = OPERATORS[e.op].base;
   const sel = selectorFacts(e, env);
   const metered = base === "matches";
-  if (sel.dynamic) return node(OPERATIONS[base].cost, false, [], metered);
+  if (sel.dynamic) return matchNode(base, sel, undefined);
   const pattern = metered ? compilePattern(e.value!.text) : undefined;
-  const known = staticTest(base, { site: siteOf(e, env), type: sel.type, lit: literalValue(e.value?.text ?? ""), pattern });
+  return matchNode(base, sel, staticTest(base, { site: siteOf(e, env), type: sel.type, lit: literalValue(e.value?.text ?? ""), pattern }));
+}
+
+/**
+ * A match of `base` whose selector reads as `sel` says: with `known`, the operator's test for the
+ * static type (every kind it allows accepted, none failing), it costs that test's cost, and cannot
+ * fail when reading cannot either; a regular expression's test is metered.
+ */
+export function matchNode(base: BaseOp, sel: { readonly infallible: boolean; readonly dynamic: boolean }, known: { readonly cost: number } | undefined): PlanFacts {
+  const metered = base === "matches";
+  if (sel.dynamic) return node(OPERATIONS[base].cost, false, [], metered);
   return node(known?.cost ?? OPERATIONS[base].cost, known !== undefined && sel.infallible, [], metered);
+}
+
+/** A collection expression over `body`: it costs 20 more than its body and can always fail (a value that is no collection). */
+export function collectionNode<P extends PlanFacts>(body: P): PlanFacts & { readonly children: readonly P[] } {
+  return node(20 + body.cost, false, [body]);
+}
+
+/** The negation of a collection expression `c`: the same facts. */
+export function negatedNode<P extends PlanFacts>(c: PlanFacts & { readonly children: readonly P[] }): PlanFacts & { readonly children: readonly P[] } {
+  return node(c.cost, c.infallible, c.children);
+}
+
+/**
+ * A run of `K == "text"` fused into one membership test, from its equalities (`group`) and their `or`
+ * (`general`): up to three texts cost what one equality costs (so that reordering does not move it
+ * after the operands written after it); a longer set, what they all do.
+ */
+export function membershipNode<P extends PlanFacts>(group: readonly PlanFacts[], general: PlanFacts & { readonly children: readonly P[] }): PlanFacts & { readonly children: readonly P[] } {
+  return node(group.length <= 3 ? group[0]!.cost : general.cost, general.infallible, general.children);
 }
 
 function collectionFacts(e: CollectionExpr, env: FactsEnv): PlanFacts {
@@ -294,8 +329,7 @@ function collectionFacts(e: CollectionExpr, env: FactsEnv): PlanFacts {
     ...env,
     scope: [...env.scope, ...boundNames(e.binding).map((n): BoundName => ({ name: n.name, type: bindingType(n.role, isList, elemType), hidden: clash.hidden && n.role === "value" }))],
   };
-  const body = exprFacts(e.body, inner, false);
-  return node(20 + body.cost, false, [body]);
+  return collectionNode(exprFacts(e.body, inner, false));
 }
 
 const INT: Type = { kind: "int" };
