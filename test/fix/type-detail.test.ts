@@ -1,6 +1,9 @@
-/** `FilterTypeError.detail`: the facts of a static type error, keyed by its code. */
+/**
+ * `FilterTypeError.detail`: the facts of a static type error, keyed by its code, which the fixes read
+ * instead of the message's words.
+ */
 import { describe, expect, it } from "vitest";
-import { checkAst, compile, FilterTypeError, parse, schemas, type Schema } from "../../src/index.js";
+import { checkAst, compile, diagnose, FilterTypeError, parse, schemas, t, type Schema } from "../../src/index.js";
 
 const job = schemas.job;
 
@@ -60,5 +63,21 @@ describe("FilterTypeError.detail", () => {
     expect(() => compile('Datacenters == "dc1"', { schema: job })).toThrow(
       expect.objectContaining({ detail: expect.objectContaining({ code: "operator-not-applicable", operator: "==" }) }),
     );
+  });
+});
+
+describe("the fixes read the detail", () => {
+  it("a misspelt field, in each form it is written", () => {
+    const titles = (text: string) => diagnose(text, { schema: job })[0]!.fixes.map((f) => f.title);
+    expect(titles('Stauts == "x"')).toEqual(['replace "Stauts" with "Status"']);
+    expect(titles('JobSummary["Childrn"].Pending == 1')).toEqual(['replace "Childrn" with "Children"']);
+    expect(titles('"/JobSummary/Childrn/Pending" == 1')).toEqual(['replace "Childrn" with "Children"']);
+  });
+
+  it("== on a list becomes in; on a map, even of lists, it does not (in would test its keys)", () => {
+    const C = t.record("C", { ML: t.map(t.list(t.string)), L: t.list(t.string) });
+    expect(diagnose('L == "a"', { schema: C })[0]!.fixes.map((f) => f.title)).toEqual(['test whether the list holds the value: "a" in L']);
+    expect(diagnose('L != "a"', { schema: C })[0]!.fixes.map((f) => f.title)).toEqual(['test whether the list holds the value: "a" not in L']);
+    expect(diagnose('ML == "a"', { schema: C })[0]!.fixes).toEqual([]);
   });
 });
