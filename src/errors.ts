@@ -2,6 +2,7 @@
  * Errors raised by the filter language: one base class with a stable code, a half-open source span,
  * a line/column position and a rendered code frame; one subclass per phase.
  */
+import type { Type } from "./semantics/schema.js";
 
 /** A half-open range of UTF-16 offsets into the expression text: `[start, end)`. */
 export interface Span {
@@ -36,6 +37,66 @@ export type TypeErrorCode =
   | "invalid-literal"
   | "operator-not-applicable"
   | "invalid-regex";
+
+/**
+ * The facts of a static type error, keyed by its code (`detail.code` is the error's `code`): what a
+ * program (a fix, an editor, a form that highlights a field) reads instead of the message's words.
+ * Selectors are given as the expression's canonical text (`print`'s form); types as schema `Type`s,
+ * pointers removed (`typeName` puts them in words).
+ */
+export type TypeErrorDetail =
+  | {
+      readonly code: "unknown-field";
+      /** The step's name as the selector spells it, unescaped: `Stauts`, `a/b` for the JSON Pointer step `a~1b`. */
+      readonly field: string;
+      /** The name of the record type that has no such field: `JobListStub`. */
+      readonly record: string;
+    }
+  | {
+      readonly code: "not-a-record";
+      /** The selector up to the value that cannot be stepped into: `Status` in `Status.x`. */
+      readonly selector: string;
+      /** The value's type: neither a record nor a map (a string, number, bool or list never holds a name). */
+      readonly type: Type;
+      /** The name of the step taken into it: `x`. */
+      readonly step: string;
+    }
+  | {
+      readonly code: "invalid-index";
+      /** The selector of the list: `Datacenters` in `Datacenters.first`. */
+      readonly selector: string;
+      /** The list's type (`kind: "list"`). */
+      readonly type: Type;
+      /** The step that is not an index: `first`. */
+      readonly step: string;
+    }
+  | {
+      readonly code: "invalid-literal";
+      /** The selector the literal is compared with: `Priority`. */
+      readonly selector: string;
+      /** The literal's text, unquoted: `high`. */
+      readonly literal: string;
+      /** The type it does not convert to (the field's, or its elements' for a list): `{ kind: "int" }`. */
+      readonly type: Type;
+    }
+  | {
+      readonly code: "operator-not-applicable";
+      /** The selector of the operand: `Datacenters`. */
+      readonly selector: string;
+      /** The operand's type, which the operator never accepts: `{ kind: "list", elem: { kind: "string" } }` for `Datacenters == "dc1"`. */
+      readonly type: Type;
+      /** True when the schema declares the operand as a pointer, so that it may also be null. */
+      readonly nullable: boolean;
+      /** The match operator as written (`==`, `not matches`, `is empty`, …), or the quantifier `any`/`all` of a collection expression whose selector is neither a list nor a map. */
+      readonly operator: string;
+    }
+  | {
+      readonly code: "invalid-regex";
+      /** The pattern, unquoted. */
+      readonly pattern: string;
+      /** RE2's reason, as the message gives it. */
+      readonly reason: string;
+    };
 
 /** Stable codes of evaluation errors (the expression parsed, but evaluating it against a datum failed). */
 export type EvaluationErrorCode =
@@ -220,11 +281,18 @@ export class FilterTypeError extends FilterError {
    * part that some records may never reach, which the reference only reports when it gets there.
    */
   readonly alwaysFails: boolean;
-  constructor(code: TypeErrorCode, summary: string, source: string, span: Span, suggestion?: string, alwaysFails = true) {
+  /**
+   * The error's facts, keyed by its code (`detail.code === code`): the field, selector, type, operator
+   * or pattern concerned, for programs to read instead of the message. Every error the library raises
+   * has one; undefined only for an error constructed without it.
+   */
+  readonly detail: TypeErrorDetail | undefined;
+  constructor(code: TypeErrorCode, summary: string, source: string, span: Span, suggestion?: string, alwaysFails = true, detail?: TypeErrorDetail) {
     super(summary, source, span);
     this.code = code;
     this.suggestion = suggestion;
     this.alwaysFails = alwaysFails;
+    this.detail = detail;
   }
 }
 

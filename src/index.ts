@@ -38,6 +38,7 @@ export {
   type FilterErrorCode,
   type SyntaxErrorCode,
   type TypeErrorCode,
+  type TypeErrorDetail,
   type EvaluationErrorCode,
 } from "./errors.js";
 export { ERROR_CODES } from "./messages.js";

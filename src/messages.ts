@@ -13,6 +13,7 @@ import {
   type Span,
   type SyntaxErrorCode,
   type TypeErrorCode,
+  type TypeErrorDetail,
 } from "./errors.js";
 
 /** A quoted name, key or literal as messages show it: `"web"`. */
@@ -146,9 +147,16 @@ export function syntaxError<C extends SyntaxErrorCode>(code: C, source: string, 
   return new FilterSyntaxError(code, syntaxSummary(code, ...facts), source, span);
 }
 
-/** A static type error, worded by the catalogue (`suggestion` and `alwaysFails` as `FilterTypeError`'s). */
-export function typeError<C extends TypeErrorCode>(code: C, facts: TypeFacts<C>, source: string, span: Span, suggestion?: string, alwaysFails?: boolean): FilterTypeError {
-  return new FilterTypeError(code, (TYPE_MESSAGES[code] as Words)(facts), source, span, suggestion, alwaysFails);
+/** A static type error with its `detail`, worded by the catalogue (`suggestion` and `alwaysFails` as `FilterTypeError`'s). */
+export function typeError<C extends TypeErrorCode>(
+  detail: Extract<TypeErrorDetail, { readonly code: C }>,
+  facts: TypeFacts<C>,
+  source: string,
+  span: Span,
+  suggestion?: string,
+  alwaysFails?: boolean,
+): FilterTypeError {
+  return new FilterTypeError(detail.code, (TYPE_MESSAGES[detail.code] as Words)(facts), source, span, suggestion, alwaysFails, detail);
 }
 
 /** An evaluation error at `site`, worded by the catalogue. */

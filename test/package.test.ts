@@ -105,8 +105,9 @@ describe("the library's tarball, installed into an empty project", () => {
     // Bounds with room, not measurements: packed 535 kB and unpacked 2.0 MB when the compiled explain
     // came, unpacked 2.50 MB with the per-slot count loops and JSON fast paths of issue 41 (most of it
     // the two builds, ESM and CommonJS, each with the generated closure copies and the parts of
-    // chevrotain it bundles; issue 43 is the one that shrinks the package).
-    expect(library.size).toBeLessThan(600_000);
+    // chevrotain it bundles; issue 43 is the one that shrinks the package). Packed 601 kB with issue
+    // 42's modules and the words table.
+    expect(library.size).toBeLessThan(640_000);
     expect(library.unpackedSize).toBeLessThan(2_700_000);
     expect(bytesUnder(modules)).toBeLessThan(6_000_000);
   });

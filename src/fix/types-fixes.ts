@@ -1,8 +1,9 @@
 /**
  * Candidate fixes for the static type errors of `checkAst`: a misspelt field replaced by the schema's
- * (the error's did-you-mean), and `==`/`!=` on a list of scalars written as `in`/`not in`.
+ * (the error's did-you-mean), and `==`/`!=` on a list of scalars written as `in`/`not in`. They read
+ * the error's `detail`, never its message.
  */
-import type { FilterTypeError } from "../errors.js";
+import type { FilterTypeError, Span } from "../errors.js";
 import { notRun, type Expr, type MatchExpr } from "../syntax/ast.js";
 import { isPointerSegment, pointerPath } from "../syntax/pointer.js";
 import { quote } from "./quote.js";
@@ -10,13 +11,15 @@ import type { Fix } from "./types.js";
 
 /** Candidate fixes for `error`, found in `ast` (parsed from `text`). */
 export function typeFixes(text: string, ast: Expr, error: FilterTypeError): Fix[] {
-  if (error.code === "unknown-field" && error.suggestion !== undefined) {
-    const fix = renameFix(text, error);
+  const detail = error.detail;
+  if (detail?.code === "unknown-field" && error.suggestion !== undefined) {
+    const fix = renameFix(text, error.span, detail.field, error.suggestion);
     return fix ? [fix] : [];
   }
-  if (error.code === "operator-not-applicable") {
+  // A list of anything: one whose elements `in` cannot compare fails the fix's verification.
+  if (detail?.code === "operator-not-applicable" && detail.type.kind === "list") {
     const m = matchAt(ast, error.span.start);
-    if (m && m.value && (m.op === "==" || m.op === "!=") && /is a list|list of/.test(error.summary)) {
+    if (m && m.value && (m.op === "==" || m.op === "!=")) {
       const sel = text.slice(m.selector.span.start, m.selector.span.end);
       const replace = `${m.value.raw} ${m.op === "==" ? "in" : "not in"} ${sel}`;
       return [{ title: `test whether the list holds the value: ${replace}`, edits: [{ start: m.span.start, end: m.span.end, insert: replace }] }];
@@ -25,13 +28,10 @@ export function typeFixes(text: string, ast: Expr, error: FilterTypeError): Fix[
   return [];
 }
 
-/** Replaces the misspelt step with the suggestion, in the form the step was written in. */
-function renameFix(text: string, error: FilterTypeError): Fix | undefined {
-  const suggestion = error.suggestion!;
-  const { start, end } = error.span;
+/** Replaces the misspelt step `name` (at `span`) with the suggestion, in the form the step was written in. */
+function renameFix(text: string, span: Span, name: string, suggestion: string): Fix | undefined {
+  const { start, end } = span;
   const written = text.slice(start, end);
-  const name = /^"((?:[^"\\]|\\.)*)" is not a field/.exec(error.summary)?.[1];
-  if (name === undefined) return undefined;
   const title = `replace ${JSON.stringify(name)} with ${JSON.stringify(suggestion)}`;
   if (written === name) return { title, edits: [{ start, end, insert: suggestion }] };
   if (written === `.${name}`) return { title, edits: [{ start: start + 1, end, insert: suggestion }] };

@@ -9,7 +9,7 @@
  * record (it is not behind a short-circuit or inside a collection body) and fails whenever it is.
  * `compile` rejects only those; the others keep the reference's lazy behaviour and are for linters.
  */
-import type { FilterTypeError, Span, TypeErrorCode } from "../errors.js";
+import type { FilterTypeError, Span, TypeErrorCode, TypeErrorDetail } from "../errors.js";
 import { typeError, type TypeFacts } from "../messages.js";
 import { notRun, type CollectionExpr, type Expr, type MatchExpr, type Selector } from "../syntax/ast.js";
 import { selectorSource } from "../syntax/print.js";
@@ -37,8 +37,8 @@ export function checkAst(ast: Expr, source: string, schema: Type, options: Check
   const errors: FilterTypeError[] = [];
   /** Whether the node being checked is evaluated for every record. */
   let always = true;
-  const report = <C extends TypeErrorCode>(code: C, facts: TypeFacts<C>, span: Span, suggestion?: string, certain = always) =>
-    errors.push(typeError(code, facts, source, span, suggestion, certain));
+  const report = <C extends TypeErrorCode>(detail: Extract<TypeErrorDetail, { readonly code: C }>, facts: TypeFacts<C>, span: Span, suggestion?: string, certain = always) =>
+    errors.push(typeError(detail, facts, source, span, suggestion, certain));
   const visit = (e: Expr, scope: Scope | undefined): void => {
     switch (e.kind) {
       case "not": {
@@ -64,7 +64,8 @@ export function checkAst(ast: Expr, source: string, schema: Type, options: Check
             // The pattern is compiled whenever a value reaches the match; only a fixed answer for a
             // missing last key skips it (and with an unknown value, nothing is missing).
             const reached = options.unknownValue === true || (target !== undefined && !target.mayMiss);
-            report("invalid-regex", { pattern: p.source, reason: p.error }, e.value!.span, undefined, always && reached);
+            const facts = { pattern: p.source, reason: p.error };
+            report({ code: "invalid-regex", ...facts }, facts, e.value!.span, undefined, always && reached);
           }
         }
         return;
@@ -99,7 +100,8 @@ export function checkAst(ast: Expr, source: string, schema: Type, options: Check
         if (field === undefined) {
           if (!options.unknownValue) {
             const suggestion = didYouMean(seg.name, Object.keys(c.fields));
-            report("unknown-field", { name: seg.name, record: c.name, suggestion }, sel.form === "pointer" ? sel.span : seg.span, suggestion);
+            const span = sel.form === "pointer" ? sel.span : seg.span;
+            report({ code: "unknown-field", field: seg.name, record: c.name }, { name: seg.name, record: c.name, suggestion }, span, suggestion);
           }
           return undefined;
         }
@@ -111,7 +113,8 @@ export function checkAst(ast: Expr, source: string, schema: Type, options: Check
         // A list is walked by index: a step that is not an integer fails wherever it is reached.
         if (parseIndex(seg.name) === undefined) {
           const list = selectorSource({ ...sel, segments: sel.segments.slice(0, i + taken) });
-          report("invalid-index", { list, type: typeName(c), name: seg.name }, sel.form === "pointer" ? sel.span : seg.span);
+          const span = sel.form === "pointer" ? sel.span : seg.span;
+          report({ code: "invalid-index", selector: list, type: c, step: seg.name }, { list, type: typeName(c), name: seg.name }, span);
           return undefined;
         }
         type = c.elem;
@@ -120,7 +123,8 @@ export function checkAst(ast: Expr, source: string, schema: Type, options: Check
         // top level of plain JSON, where a missing key is an error.
         return { type: c, mayMiss: options.unknownValue === true || segments.length - 1 + taken > 0 };
       } else {
-        report("not-a-record", { selector: selectorSource({ ...sel, segments: sel.segments.slice(0, i + taken) }), type: typeName(c), name: seg.name }, sel.span);
+        const selector = selectorSource({ ...sel, segments: sel.segments.slice(0, i + taken) });
+        report({ code: "not-a-record", selector, type: c, step: seg.name }, { selector, type: typeName(c), name: seg.name }, sel.span);
         return undefined;
       }
     }
@@ -135,9 +139,15 @@ export function checkAst(ast: Expr, source: string, schema: Type, options: Check
     if (why === undefined) return;
     const selector = selectorSource(e.selector);
     if (why.problem === "invalid-literal") {
-      report("invalid-literal", { literal: lit.text, type: typeName({ kind: why.target }), selector }, e.value?.span ?? e.span);
+      const type: Type = { kind: why.target };
+      report({ code: "invalid-literal", selector, literal: lit.text, type }, { literal: lit.text, type: typeName(type), selector }, e.value?.span ?? e.span);
     } else {
-      report("operator-not-applicable", { selector, type: typeName(target.type), nullable: target.type.kind === "pointer", op: e.op, needs: why.needs }, e.opSpan);
+      const nullable = target.type.kind === "pointer";
+      report(
+        { code: "operator-not-applicable", selector, type: concrete(target.type), nullable, operator: e.op },
+        { selector, type: typeName(target.type), nullable, op: e.op, needs: why.needs },
+        e.opSpan,
+      );
     }
   };
 
@@ -150,7 +160,9 @@ export function checkAst(ast: Expr, source: string, schema: Type, options: Check
       if (c.kind === "list") [elem, index] = [c.elem, { kind: "int" }];
       else if (c.kind === "map") [elem, index] = [c.value, { kind: "string" }];
       else if (c.kind !== "any" && !target.mayMiss) {
-        report("operator-not-applicable", { selector: selectorSource(e.selector), type: typeName(target.type), quantifier: e.quantifier }, e.selector.span);
+        const selector = selectorSource(e.selector);
+        const detail = { code: "operator-not-applicable", selector, type: c, nullable: target.type.kind === "pointer", operator: e.quantifier } as const;
+        report(detail, { selector, type: typeName(target.type), quantifier: e.quantifier }, e.selector.span);
       }
     }
     let inner = scope;
