@@ -28,7 +28,7 @@ import { allOf, anyOf, filterInChunks, perItem, type Batch } from "./batch.js";
 import { fastMatch, fastMembership } from "./fast.js";
 import { nextClones, type Clones } from "./generated/clones.js";
 import { interpret } from "./interpret.js";
-import { INTERPRETED_FACTS, bindingType, closable, collectionNode, junctionFacts, matchNode, MAX_COMPILED_NESTING, membershipKey, membershipNode, negatedNode, reorderBy, staticWalk, type PlanFacts } from "./facts.js";
+import { INTERPRETED_FACTS, bindingType, closable, collectionNode, disjunctRuns, equalityTexts, junctionFacts, matchNode, MAX_COMPILED_NESTING, membershipKey, membershipNode, negatedNode, reorderBy, staticWalk, type PlanFacts } from "./facts.js";
 import { compilePattern, type Pattern } from "../semantics/regex.js";
 
 /** Values bound by collection expressions, by slot (allocated by the outermost collection). */
@@ -221,29 +221,18 @@ function compileExpr(e: Expr, env: Env, negate: boolean): Compiled {
  * membership test (`Namespace == "prod" or Namespace == "dev"`).
  */
 function compileDisjuncts(operands: readonly Expr[], env: Env, negate: boolean): Compiled[] {
-  const out: Compiled[] = [];
-  let i = 0;
-  while (i < operands.length) {
-    const key = negate ? undefined : equalityKey(operands[i]!, env);
-    let j = i + 1;
-    while (key !== undefined && j < operands.length && equalityKey(operands[j]!, env) === key) j++;
-    if (j - i === 1) {
-      out.push(compileExpr(operands[i]!, env, negate));
-      i = j;
-      continue;
-    }
-    const group = operands.slice(i, j).map((o) => compileExpr(o, env, negate));
+  return disjunctRuns(operands, (o) => (negate ? undefined : equalityKey(o, env))).map(({ run, key }) => {
+    if (key === undefined) return compileExpr(run[0]!, env, negate);
+    const group = run.map((o) => compileExpr(o, env, negate));
     const general = junction(false, group, env);
-    const texts = operands.slice(i, j).map((o) => (o as MatchExpr).value!.text);
+    const texts = equalityTexts(run);
     const typedString = env.root.kind === "record";
-    const fused = fastMembership(key!, texts, typedString, general.run);
+    const fused = fastMembership(key, texts, typedString, general.run);
     const p = general.plan;
     // One read of the key and up to three comparisons cost what one of the equalities costs.
     const facts = membershipNode(group.map((g) => g.plan), p);
-    out.push(fused ? { run: fused.run, batch: fused.batch, plan: planNode(() => `${key} in {${texts.map((t) => JSON.stringify(t)).join(", ")}}`, facts, p.children) } : general);
-    i = j;
-  }
-  return out;
+    return fused ? { run: fused.run, batch: fused.batch, plan: planNode(() => `${key} in {${texts.map((t) => JSON.stringify(t)).join(", ")}}`, facts, p.children) } : general;
+  });
 }
 
 /** The key of `K == "text"` when K is one top-level key the membership fast path can read (`facts.ts`). */

@@ -127,25 +127,34 @@ function exprFacts(e: Expr, env: FactsEnv, negate: boolean): PlanFacts {
 
 /** The operands of an `or`, each run of `K == "text"` on one top-level key fused into one membership. */
 function disjunctFacts(operands: readonly Expr[], env: FactsEnv, negate: boolean): PlanFacts[] {
-  const out: PlanFacts[] = [];
+  return disjunctRuns(operands, (o) => (negate ? undefined : equalityKey(o, env))).map(({ run, key }) => {
+    if (key === undefined) return exprFacts(run[0]!, env, negate);
+    const group = run.map((o) => exprFacts(o, env, negate));
+    const general = junctionFacts(group);
+    return membershipFusable(key, equalityTexts(run)) ? membershipNode(group, general) : general;
+  });
+}
+
+/**
+ * The operands of an `or` in runs, as the compiler fuses them: two or more consecutive operands with
+ * the same membership key (`keyOf`: `membershipKey`, or undefined under a negation) are one run with
+ * that key; any other operand is a run of its own, without a key.
+ */
+export function disjunctRuns(operands: readonly Expr[], keyOf: (e: Expr) => string | undefined): { readonly run: readonly Expr[]; readonly key: string | undefined }[] {
+  const runs: { run: readonly Expr[]; key: string | undefined }[] = [];
   let i = 0;
   while (i < operands.length) {
-    const key = negate ? undefined : equalityKey(operands[i]!, env);
+    const key = keyOf(operands[i]!);
     let j = i + 1;
-    while (key !== undefined && j < operands.length && equalityKey(operands[j]!, env) === key) j++;
-    if (j - i === 1) {
-      out.push(exprFacts(operands[i]!, env, negate));
-      i = j;
-      continue;
-    }
-    const group = operands.slice(i, j).map((o) => exprFacts(o, env, negate));
-    const general = junctionFacts(group);
-    const texts = operands.slice(i, j).map((o) => (o as MatchExpr).value!.text);
-    out.push(membershipFusable(key!, texts) ? membershipNode(group, general) : general);
+    while (key !== undefined && j < operands.length && keyOf(operands[j]!) === key) j++;
+    runs.push({ run: operands.slice(i, j), key: j - i > 1 ? key : undefined });
     i = j;
   }
-  return out;
+  return runs;
 }
+
+/** The texts of a run of `K == "text"` (`disjunctRuns`). */
+export const equalityTexts = (run: readonly Expr[]): string[] => run.map((o) => (o as MatchExpr).value!.text);
 
 /**
  * The key of `K == "text"` when K is one top-level key the membership fast path can read (with no
