@@ -216,11 +216,13 @@ export function evaluateRange(
       return kept;
     }
     case "not": {
-      // not's state is the operand's negated, and negate is its own inverse.
-      kept = evaluateRange(node.operand, table, from, out, open, count, keep, negate(keepIf));
+      // The operand is asked without `keep`: `keep` may be `open` itself, which the loop below reads
+      // again (an operand that listed its kept rows there overwrote the rows asked about).
+      evaluateRange(node.operand, table, from, out, open, count);
       for (let t = 0; t < count; t++) {
         const j = open === null ? t : open[t]!;
-        out[j] = negate(out[j]!);
+        const s = (out[j] = negate(out[j]!));
+        if (keep !== null && s === keepIf) keep[kept++] = j;
       }
       return kept;
     }
