@@ -1,10 +1,10 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { killAll, run, start } from "./server-process.js";
 import { until } from "../../test/support/wait.js";
+import { freePort } from "../../test/support/postgres-cluster.js";
 
 /**
  * The grace periods of the shutdown tests: far longer than a busy machine takes to see the server
@@ -14,14 +14,6 @@ const GRACE_S = 10;
 
 // The filter-server bin as a child process: real arguments, real signals, real exit codes.
 afterEach(killAll);
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 function tempFile(name: string, content: string): string {
   const path = join(mkdtempSync(join(tmpdir(), "filter-server-bin-")), name);

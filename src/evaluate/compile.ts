@@ -178,8 +178,6 @@ export function compileAst(ast: Expr, source: string, root: Type, options: Evalu
   return { run: budgeted, filter, count, plan: c.plan };
 }
 
-export { closable, collectionDepth } from "./facts.js";
-
 /** The environment of a whole expression: no bound names, no frame slots yet, no budget running. */
 export function newEnv(ast: Expr, source: string, root: Type, options: EvaluationRules, clones: Clones = nextClones()): Env {
   return { source, root, options, scope: [], layout: { slots: 0 }, rootValue: rootNormalizer(root), meter: { budget: undefined }, outermost: undefined, top: ast.span, clones };

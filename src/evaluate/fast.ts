@@ -175,7 +175,7 @@ function typedField<F>(
   const key = keys.length === 1 ? keys[0]! : undefined;
   const undecided = absentIsZero ? isNotPlain : isNotPlainOrAbsent;
   if (base === "equal" && type.kind === "string" && text !== "") {
-    // The table's test for a text that is not empty (\`v === text\`), with the internalized text.
+    // The table's test for a text that is not empty (`v === text`), with the internalized text.
     const same = (v: unknown): boolean => v === text;
     return {
       run: key === undefined ? pathRun(keys, absentIsZero, same, negated, general, clones) : testsOf(key, "equalString")(key, text, negated, general),

@@ -26,7 +26,8 @@ import type { Type } from "../semantics/schema.js";
 import { MISSING, elementType, kindOf, staticPath, typed, type Typed } from "../semantics/select.js";
 import { FilterEvaluationError } from "../errors.js";
 import { bothPlaceholderError, selectorKeys, type EvaluationRules } from "./common.js";
-import { bindListElement, bindMapEntry, closable, collectionDepth, collectionParts, matchDecision, newEnv, type Env, type Frame, type MatchDecision } from "./compile.js";
+import { bindListElement, bindMapEntry, collectionParts, matchDecision, newEnv, type Env, type Frame, type MatchDecision } from "./compile.js";
+import { closable, collectionDepth } from "./facts.js";
 import { levelMatches } from "./budget.js";
 import type { Explanation, WitnessLeaf } from "./explain.js";
 
