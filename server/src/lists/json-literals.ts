@@ -40,11 +40,12 @@ const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
  * The literals of `text` (valid JSON: parse it first) written with a fraction or an exponent, or with
  * 16 digits or more (their value may not be the double they parse to), by path; undefined when there
  * is none. Unless `force`, a text without a fraction or an exponent is not scanned (its long literals
- * are not looked for). Keys are decoded (`"\u0043ount"` is
- * `Count`); where a key repeats, both its values' literals are kept (the later one wins a tie), as Go's
- * decoder reads both. Iterative: any depth is safe.
+ * are not looked for). Keys are decoded (`"\u0043ount"` is `Count`). Where a key repeats, both its
+ * values' literals are kept (the later one wins a tie), as Go's decoder reads both (a request body);
+ * with `lastOnly`, only the last value's, as `JSON.parse` keeps only that value (a data file).
+ * Iterative: any depth is safe.
  */
-export function numberLiterals(text: string, force = false): Literals | undefined {
+export function numberLiterals(text: string, force = false, lastOnly = false): Literals | undefined {
   if (!force && !MAY_HOLD.test(text)) return undefined;
   let root: Map<string | number, Literals | string> | undefined;
   const path: (string | number)[] = [];
@@ -64,6 +65,12 @@ export function numberLiterals(text: string, force = false): Literals | undefine
     }
     node.set(path[path.length - 1]!, literal);
   };
+  /** Drops what was recorded under the key just read (an earlier value of a repeated key). */
+  const forget = (): void => {
+    let node: Literals | string | undefined = root;
+    for (let k = 0; k < path.length - 1 && node instanceof Map; k++) node = node.get(path[k]!);
+    if (node instanceof Map) (node as Map<string | number, Literals | string>).delete(path[path.length - 1]!);
+  };
   let i = 0;
   while (i < text.length) {
     const c = text.charCodeAt(i);
@@ -73,6 +80,7 @@ export function numberLiterals(text: string, force = false): Literals | undefine
       if (expectKey) {
         const raw = text.slice(i + 1, end - 1);
         path[top] = raw.includes("\\") ? (JSON.parse(text.slice(i, end)) as string) : raw;
+        if (lastOnly && root !== undefined) forget();
         expectKey = false;
       }
       i = end;
@@ -136,9 +144,9 @@ export interface TextLiterals {
   all(): Literals | undefined;
 }
 
-/** `TextLiterals` of `text`. */
+/** `TextLiterals` of `text` (a data file's, read as `JSON.parse` reads it: a repeated key's last value). */
 export function textLiterals(text: string): TextLiterals {
-  return new LiteralsOfText(text, numberLiterals(text));
+  return new LiteralsOfText(text, numberLiterals(text, false, true));
 }
 
 class LiteralsOfText implements TextLiterals {
@@ -153,7 +161,7 @@ class LiteralsOfText implements TextLiterals {
   all(): Literals | undefined {
     if (!this.done) {
       // A scanned text's literals are all there already.
-      this.scanned = this.written ?? numberLiterals(this.text, true);
+      this.scanned = this.written ?? numberLiterals(this.text, true, true);
       this.done = true;
     }
     return this.scanned;
