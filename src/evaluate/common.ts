@@ -2,7 +2,7 @@
  * What both evaluators need beyond the semantics modules: evaluation options, selector keys and
  * texts, the placeholder rules of collection expressions, and the error of a failed walk.
  */
-import type { Binding, Selector } from "../syntax/ast.js";
+import type { Selector } from "../syntax/ast.js";
 import { selectorSource } from "../syntax/print.js";
 import type { FilterEvaluationError } from "../errors.js";
 import { evaluationError } from "../messages.js";
@@ -57,19 +57,6 @@ export function walkReporter(site: Pick<Site, "source" | "span">, selector: Sele
 /** A JSON Pointer's text, as the reference's pointerstructure prints it (`~` → `~0`, `/` → `~1`). */
 export function pointerText(parts: readonly string[]): string {
   return parts.map((p) => `/${p.replace(/~/g, "~0").replace(/\//g, "~1")}`).join("");
-}
-
-/**
- * The reference's placeholder rules that end an evaluation (go-bexpr evaluate.go,
- * `evaluateCollectionExpression` and `getValue`):
- * - `any S as a, a { … }` fails as soon as S has an element (the check sits inside the loop);
- * - `any k as k, v { … }` (the index named like the first step of the selector): the value stands for
- *   the path `k/<index>`, which `getValue` resolves through the index placeholder `k` and fails
- *   (`/k references a int so /k/0 is invalid`) wherever `v` is read.
- */
-export function placeholderClash(b: Binding, selector: Selector): { readonly both: boolean; readonly hidden: boolean } {
-  if (b.mode !== "index-value") return { both: false, hidden: false };
-  return { both: b.index === b.value, hidden: b.index === selector.segments[0]?.name };
 }
 
 /** The error of `any S as a, a { … }` over a non-empty collection. */

@@ -16,19 +16,20 @@ import type { Span } from "../errors.js";
 import { notRun, type CollectionExpr, type Expr, type MatchExpr } from "../syntax/ast.js";
 import { selectorSource } from "../syntax/print.js";
 import { COLLECTION_MISSING, OPERATORS } from "../semantics/operators.js";
-import { dispatchTest, staticTest, type BaseOp, type StaticTest, type Test, type TestInput } from "../semantics/table.js";
+import { dispatchTest, staticTest, type BaseOp, type Test, type TestInput } from "../semantics/table.js";
 import { notACollection, stepError, type Site } from "../semantics/match-errors.js";
-import { literalValue, type LiteralValue } from "../semantics/values.js";
-import { fieldOf, type Type } from "../semantics/schema.js";
-import { MISSING, concrete, elementType, isObject, kindOf, staticPath, step, typed, walk, type Typed } from "../semantics/select.js";
+import { literalValue } from "../semantics/values.js";
+import { fieldOf, type RecordType, type Type } from "../semantics/schema.js";
+import { MISSING, isObject, kindOf, step, typed, walk, type Typed } from "../semantics/select.js";
+import { concrete, elementType, pathFrom, placeholderClash, type StaticPath } from "../semantics/path.js";
 import { charge, iterationSteps, levelMatches, meteredPattern, type EvaluationBudget } from "./budget.js";
 import { boundNames } from "../syntax/reads.js";
-import { bothPlaceholderError, hiddenPlaceholderError, placeholderClash, selectorKeys, selectorPrefix, walkReporter, type EvaluationRules } from "./common.js";
+import { bothPlaceholderError, hiddenPlaceholderError, selectorKeys, selectorPrefix, walkReporter, type EvaluationRules } from "./common.js";
 import { allOf, anyOf, filterInChunks, perItem, type Batch } from "./batch.js";
 import { fastMatch, fastMembership } from "./fast.js";
 import { nextClones, type Clones } from "./generated/clones.js";
 import { interpret } from "./interpret.js";
-import { INTERPRETED_FACTS, bindingType, closable, collectionNode, disjunctRuns, equalityTexts, junctionFacts, matchNode, MAX_COMPILED_NESTING, membershipKey, membershipNode, negatedNode, reorderBy, staticWalk, type PlanFacts } from "./facts.js";
+import { INTERPRETED_FACTS, bindingType, closable, collectionNode, disjunctRuns, equalityTexts, junctionFacts, matchNode, MAX_COMPILED_NESTING, membershipKey, membershipNode, negatedNode, reorderBy, type PlanFacts } from "./facts.js";
 import { compilePattern, type Pattern } from "../semantics/regex.js";
 
 /** Values bound by collection expressions, by slot (allocated by the outermost collection). */
@@ -328,7 +329,7 @@ export function compileSelector(owner: MatchExpr | CollectionExpr, env: Env): Co
     const slot = bound.slot;
     const report = walkReporter(site, sel, 1);
     const readTyped: Reader = (_d, f) => walk(f![slot]!, rest, report, unknown, 1, strict);
-    const type = bound.type && !unknown ? staticPath(bound.type, rest)?.type : undefined;
+    const type = unknown ? undefined : pathFrom(bound.type, rest, 1).type;
     if (type === undefined) return { read: readTyped, type: ANY_TYPE, infallible: false, dynamic: true };
     const read: Reader = rest.length === 0 ? (_d, f) => f![slot]!.value : (d, f) => {
       const r = readTyped(d, f) as Typed | typeof MISSING;
@@ -348,100 +349,65 @@ export function compileSelector(owner: MatchExpr | CollectionExpr, env: Env): Co
 
   // The static type and infallibility now; the steps' closures when a first datum needs them (a
   // fused fast path may never need them: compiling stays cheap).
-  const { type, infallible } = staticWalk(keys, env.root);
+  const path = pathFrom(env.root, keys);
+  const type = path.type ?? ANY_TYPE;
   let read: Reader | undefined;
   const rootValue = env.rootValue;
-  const build = (): Reader => {
-    const steps: StepFn[] = [];
-    typedWalk(keys, env.root, { steps, fail: (i, f) => { throw stepError(site, selectorPrefix(sel, i), f); } });
-    return chain(steps);
-  };
-  return { read: (d) => (read ??= build())(rootValue(d)), type, infallible, dynamic: false };
-}
-
-/** Where `typedWalk` puts the steps it builds, and how a step fails. */
-interface StepSink {
-  readonly steps: StepFn[];
-  readonly fail: (step: number, f: Parameters<typeof stepError>[2]) => never;
+  const build = (): Reader => chain(stepClosures(path, (i, f) => { throw stepError(site, selectorPrefix(sel, i), f); }));
+  return { read: (d) => (read ??= build())(rootValue(d)), type, infallible: path.infallible, dynamic: false };
 }
 
 /**
- * The static type `keys` reach from `root` and whether reading can neither fail nor miss; with a
- * sink, also each step's closure (typed value in, typed value or `MISSING` out; throws on failure).
+ * The closures of a path's steps (typed value in, typed value or `MISSING` out), each step as the
+ * path says it reads; `fail` throws a step's error.
  */
-function typedWalk(keys: readonly string[], root: Type, sink: StepSink | undefined): { type: Type; infallible: boolean } {
-  let type = root;
-  let infallible = true;
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i]!;
-    const last = i === keys.length - 1;
-    const fail = sink ? (f: Parameters<typeof stepError>[2]) => sink.fail(i, f) : undefined;
-    const steps = sink?.steps;
-    const c = concrete(type);
-    const nullable = type.kind === "pointer";
-    if (c.kind === "record") {
-      const fieldType = fieldOf(c, key);
-      if (fieldType === undefined) {
+function stepClosures(path: StaticPath, fail: (step: number, f: Parameters<typeof stepError>[2]) => never): StepFn[] {
+  const count = path.steps.length;
+  return path.steps.map(({ key, container, from, nullable }, i): StepFn => {
+    const missing = i === count - 1 && i > 0;
+    const nilFails = (): never => fail(i, { failure: "invalid-path", key, kind: "invalid" });
+    switch (container) {
+      case "record": {
+        const c = concrete(from!) as RecordType;
+        const fieldType = fieldOf(c, key);
         // A nil pointer fails before its record's fields are looked at.
-        steps?.push((v) => fail!(nullable && v === null ? { failure: "invalid-path", key, kind: "invalid" } : { failure: "unknown-field", key, record: c.name }));
-        type = ANY_TYPE;
-        infallible = false;
-        continue;
-      }
-      if (steps) {
+        if (fieldType === undefined) return (v) => (nullable && v === null ? nilFails() : fail(i, { failure: "unknown-field", key, record: c.name }));
         const norm = normalizer(fieldType);
-        if (nullable) {
-          steps.push((v) => (v === null ? fail!({ failure: "invalid-path", key, kind: "invalid" }) : norm(hasOwn.call(v, key) ? (v as Record<string, unknown>)[key] : undefined)));
-        } else {
-          steps.push((v) => norm(hasOwn.call(v, key) ? (v as Record<string, unknown>)[key] : undefined));
-        }
+        if (nullable) return (v) => (v === null ? nilFails() : norm(hasOwn.call(v, key) ? (v as Record<string, unknown>)[key] : undefined));
+        return (v) => norm(hasOwn.call(v, key) ? (v as Record<string, unknown>)[key] : undefined);
       }
-      if (nullable) infallible = false;
-      type = fieldType;
-      continue;
-    }
-    infallible = false;
-    if (c.kind === "map") {
-      if (steps) {
-        const norm = normalizer(c.value);
-        const missing = last && i > 0;
-        steps.push((v) => {
+      case "map": {
+        const norm = normalizer((concrete(from!) as Extract<Type, { kind: "map" }>).value);
+        return (v) => {
           if (v !== null && hasOwn.call(v, key)) return norm((v as Record<string, unknown>)[key]);
-          if (nullable && v === null) return fail!({ failure: "invalid-path", key, kind: "invalid" });
-          return missing ? MISSING : fail!({ failure: "missing-key", key });
-        });
+          if (nullable && v === null) return nilFails();
+          return missing ? MISSING : fail(i, { failure: "missing-key", key });
+        };
       }
-      type = c.value;
-      continue;
-    }
-    if (c.kind === "any") {
-      if (steps) {
-        const missing = last && i > 0;
-        steps.push((v) => {
+      case "dynamic":
+      case "unknown":
+        // Past a step that fails on every value, nothing is read: the dynamic step stands in.
+        return (v) => {
           if (typeof v === "object" && v !== null && !Array.isArray(v)) {
             if (hasOwn.call(v, key)) {
               const x = (v as Record<string, unknown>)[key];
               return x === undefined ? null : x;
             }
-            return missing ? MISSING : fail!({ failure: "missing-key", key });
+            return missing ? MISSING : fail(i, { failure: "missing-key", key });
           }
-          const s = step(c, v, key);
-          return "failure" in s ? fail!(s) : s.value;
-        });
+          const s = step(ANY_TYPE, v, key);
+          return "failure" in s ? fail(i, s) : s.value;
+        };
+      default: {
+        // Lists and scalars: the general walk, one step.
+        const stepType = from!;
+        return (v) => {
+          const r = walk({ type: stepType, value: v }, [key], (f) => fail(i, f), undefined, i);
+          return r === MISSING ? r : r.value;
+        };
       }
-      continue;
     }
-    // Lists and scalars: the general walk, one step.
-    if (steps) {
-      const stepType = type;
-      steps.push((v) => {
-        const r = walk({ type: stepType, value: v }, [key], (f) => fail!(f), undefined, i);
-        return r === MISSING ? r : r.value;
-      });
-    }
-    type = c.kind === "list" ? c.elem : ANY_TYPE;
-  }
-  return { type, infallible };
+  });
 }
 
 const ANY_TYPE: Type = { kind: "any" };
@@ -650,8 +616,6 @@ export function collectionParts(e: CollectionExpr, env: Env): CollectionParts {
   const elemType = elementType(staticType);
   const names = boundNames(e.binding);
   const slots = names.map(() => env.layout.slots++);
-  const c = concrete(staticType);
-  const isList = sel.dynamic ? undefined : c.kind === "list" ? true : c.kind === "map" ? false : undefined;
   const clash = placeholderClash(e.binding, e.selector);
   const inner: Env = {
     ...env,
@@ -659,7 +623,7 @@ export function collectionParts(e: CollectionExpr, env: Env): CollectionParts {
     scope: [
       ...env.scope,
       ...names.map((n, i): Bound => {
-        const b = { name: n.name, slot: slots[i]!, type: bindingType(n.role, isList, elemType) };
+        const b = { name: n.name, slot: slots[i]!, type: bindingType(n.role, staticType, sel.dynamic) };
         return clash.hidden && n.role === "value" ? { ...b, hidden: { path: selectorKeys(e.selector), indexSlot: slots[0]! } } : b;
       }),
     ],

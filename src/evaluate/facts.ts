@@ -6,7 +6,7 @@
  * no slot of closure copies (`clones.ts`). The rules are here once: the compiler builds each plan
  * node's facts with this module's node rules (`matchNode`, `junctionFacts`, `membershipNode`, …),
  * reorders with `reorderBy`, fuses with `membershipKey`, and reads selectors' static types with
- * `staticWalk`. It lives beside the compiler because it reads the compiler's other rules
+ * `semantics/path.ts`. It lives beside the compiler because it reads the compiler's other rules
  * (`common.ts`, `fast.ts`); the property tests compare its tree with `compileAst`'s plan.
  */
 import type { CollectionExpr, Expr, MatchExpr } from "../syntax/ast.js";
@@ -17,9 +17,9 @@ import { OPERATIONS, staticTest, type BaseOp } from "../semantics/table.js";
 import type { Site } from "../semantics/match-errors.js";
 import { literalValue } from "../semantics/values.js";
 import { fieldOf, type Type } from "../semantics/schema.js";
-import { concrete, elementType, staticPath } from "../semantics/select.js";
+import { boundType, concrete, pathFrom, placeholderClash } from "../semantics/path.js";
 import { compilePattern } from "../semantics/regex.js";
-import { placeholderClash, selectorKeys, type EvaluationRules } from "./common.js";
+import { selectorKeys, type EvaluationRules } from "./common.js";
 import { membershipFusable } from "./fast.js";
 
 /** A node of the compiled plan as far as cost and failure go: `PlanNode` without its label. */
@@ -249,39 +249,13 @@ function selectorFacts(owner: MatchExpr | CollectionExpr, env: FactsEnv): Select
   const bound = findBound(env, keys[0]!);
   if (bound?.hidden) return DYNAMIC;
   if (bound) {
-    const type = bound.type && !unknown ? staticPath(bound.type, keys.slice(1))?.type : undefined;
+    const type = unknown ? undefined : pathFrom(bound.type, keys.slice(1), 1).type;
     return type === undefined ? DYNAMIC : { type, infallible: false, dynamic: false };
   }
   if (unknown || strict) return DYNAMIC;
-  return { ...staticWalk(keys, env.root), dynamic: false };
-}
-
-/**
- * The static type `keys` reach from `root` and whether reading them can neither fail nor miss: only
- * a chain of record fields, none behind a pointer, can't.
- */
-export function staticWalk(keys: readonly string[], root: Type): { type: Type; infallible: boolean } {
-  let type = root;
-  let infallible = true;
-  for (const key of keys) {
-    const c = concrete(type);
-    const nullable = type.kind === "pointer";
-    if (c.kind === "record") {
-      const fieldType = fieldOf(c, key);
-      if (fieldType === undefined) {
-        type = ANY_TYPE;
-        infallible = false;
-        continue;
-      }
-      if (nullable) infallible = false;
-      type = fieldType;
-      continue;
-    }
-    infallible = false;
-    if (c.kind === "map") type = c.value;
-    else if (c.kind !== "any") type = c.kind === "list" ? c.elem : ANY_TYPE;
-  }
-  return { type, infallible };
+  // Where a step fails on every value, the type is `any`: nothing is read past it.
+  const path = pathFrom(env.root, keys);
+  return { type: path.type ?? ANY_TYPE, infallible: path.infallible, dynamic: false };
 }
 
 /** A site for the operator table's static test (its messages are never built here). */
@@ -330,23 +304,20 @@ export function membershipNode<P extends PlanFacts>(group: readonly PlanFacts[],
 
 function collectionFacts(e: CollectionExpr, env: FactsEnv): PlanFacts {
   const sel = selectorFacts(e, env);
-  const elemType = elementType(sel.type);
-  const c = concrete(sel.type);
-  const isList = sel.dynamic ? undefined : c.kind === "list" ? true : c.kind === "map" ? false : undefined;
   const clash = placeholderClash(e.binding, e.selector);
   const inner: FactsEnv = {
     ...env,
-    scope: [...env.scope, ...boundNames(e.binding).map((n): BoundName => ({ name: n.name, type: bindingType(n.role, isList, elemType), hidden: clash.hidden && n.role === "value" }))],
+    scope: [...env.scope, ...boundNames(e.binding).map((n): BoundName => ({ name: n.name, type: bindingType(n.role, sel.type, sel.dynamic), hidden: clash.hidden && n.role === "value" }))],
   };
   return collectionNode(exprFacts(e.body, inner, false));
 }
 
-const INT: Type = { kind: "int" };
-const STRING: Type = { kind: "string" };
-
-/** The static type of a bound name, when the collection's kind is known at compile time. */
-export function bindingType(role: "default" | "index" | "value", isList: boolean | undefined, elemType: Type): Type | undefined {
-  if (isList === undefined) return undefined;
-  if (role === "value" || (role === "default" && isList)) return elemType;
-  return isList ? INT : STRING;
+/**
+ * The static type of a bound name as the compiled program reads it: when the collection's type is
+ * known at compile time to be a list or a map, its element's or index's; otherwise (`dynamic`, or
+ * `any`) undefined: the frame holds values typed at run time.
+ */
+export function bindingType(role: "default" | "index" | "value", over: Type, dynamic: boolean): Type | undefined {
+  const kind = concrete(over).kind;
+  return dynamic || (kind !== "list" && kind !== "map") ? undefined : boundType(role, over);
 }

@@ -12,7 +12,7 @@ import type { MatchExpr } from "../syntax/ast.js";
 import { OPERATORS } from "../semantics/operators.js";
 import { dispatchTest, readsEmpty, staticTest, type BaseOp, type StaticTest, type TestInput } from "../semantics/table.js";
 import type { Type } from "../semantics/schema.js";
-import { staticPath } from "../semantics/select.js";
+import { pathFrom } from "../semantics/path.js";
 import { isFailure, type LiteralValue } from "../semantics/values.js";
 import type { Batch } from "./batch.js";
 import { NOT_PLAIN, columnReader } from "./columns.js";
@@ -80,12 +80,12 @@ export function fastMatch<F>(
   if (root.kind === "record") {
     // Every step a record field or a map key (through pointers); the last one's container decides
     // whether an absent key is a zero value (field) or a missing key (map).
-    const path = staticPath(root, keys);
-    if (!path || path.steps.some((s) => s !== "field" && s !== "key")) return undefined;
+    const path = pathFrom(root, keys);
+    if (!path.fieldsAndKeys || path.type === undefined) return undefined;
     // Only tests the table says cannot fail on the field's type (they read raw values as `typed` does).
     const test = path.type === m.type ? known : staticTest(info.base, { ...m, type: path.type });
     if (!test) return undefined;
-    const absentIsZero = path.steps[keys.length - 1] === "field";
+    const absentIsZero = path.steps[keys.length - 1]!.container === "record";
     return typedField(keys, absentIsZero, info.base, path.type, m.lit, test.test, negated, general, clones) ?? pathPredicate(keys, absentIsZero, test.test, negated, general, clones);
   }
   if (root.kind === "any") {

@@ -23,7 +23,8 @@ import { selectorSource } from "../syntax/print.js";
 import { COLLECTION_MISSING } from "../semantics/operators.js";
 import { notACollection } from "../semantics/match-errors.js";
 import type { Type } from "../semantics/schema.js";
-import { MISSING, elementType, kindOf, staticPath, typed, type Typed } from "../semantics/select.js";
+import { MISSING, kindOf, typed, type Typed } from "../semantics/select.js";
+import { elementType, pathFrom } from "../semantics/path.js";
 import { FilterEvaluationError } from "../errors.js";
 import { bothPlaceholderError, selectorKeys, type EvaluationRules } from "./common.js";
 import { bindListElement, bindMapEntry, collectionParts, matchDecision, newEnv, type Env, type Frame, type MatchDecision } from "./compile.js";
@@ -418,9 +419,9 @@ function plainPath(e: MatchExpr, env: Env, type: Type): { keys: readonly string[
   const root = env.root;
   if (root.kind === "any") return type.kind === "any" ? { keys: keys.map(internalized), absentIsZero: false, type } : undefined;
   if (root.kind !== "record") return undefined;
-  const path = staticPath(root, keys);
-  if (path === undefined || path.type !== type || path.steps.some((s) => s !== "field" && s !== "key")) return undefined;
-  return { keys: keys.map(internalized), absentIsZero: path.steps[keys.length - 1] === "field", type };
+  const path = pathFrom(root, keys);
+  if (!path.fieldsAndKeys || path.type !== type) return undefined;
+  return { keys: keys.map(internalized), absentIsZero: path.steps[keys.length - 1]!.container === "record", type };
 }
 
 /**

@@ -8,11 +8,10 @@
  */
 import { FilterError, FilterSyntaxError } from "../errors.js";
 import { lint } from "../lint/index.js";
-import { concrete } from "../lint/resolve.js";
+import { concrete } from "../semantics/path.js";
 import { checkAst } from "../semantics/check.js";
 import { ANY, type Schema } from "../semantics/schema.js";
 import type { Expr } from "../syntax/ast.js";
-import { parse } from "../syntax/parse.js";
 import { parseForTarget, targetFindings } from "../targets/check.js";
 import { resolveTarget, type Target } from "../releases.js";
 import { applyFix } from "./apply.js";

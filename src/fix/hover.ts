@@ -3,8 +3,8 @@
  * it (bound names of `any`/`all` included), for hovers and completion.
  */
 import { FilterError } from "../errors.js";
-import { bind, concrete, resolve, type Scope } from "../lint/resolve.js";
-import { typeName, type Schema, type Type } from "../semantics/schema.js";
+import { bind, concrete, resolve, type Scope } from "../semantics/path.js";
+import { ANY, typeName, type Schema, type Type } from "../semantics/schema.js";
 import { notRun, type Expr, type Selector, type Span } from "../syntax/ast.js";
 import { parse } from "../syntax/parse.js";
 
@@ -31,9 +31,9 @@ export function selectorAt(text: string, offset: number, options: { schema?: Sch
     if (FilterError.is(e)) return undefined;
     throw e;
   }
-  const found = findSelector(ast, offset, options.schema, undefined);
+  const found = findSelector(ast, offset, options.schema ?? ANY, []);
   if (!found) return undefined;
-  const type = resolve(found.selector, options.schema, found.scope).type;
+  const type = typeAt(found.selector, options.schema ?? ANY, found.scope);
   const c = type === undefined ? undefined : concrete(type);
   return {
     text: text.slice(found.selector.span.start, found.selector.span.end),
@@ -52,14 +52,19 @@ export function pathType(schema: Schema, path: string): Type | undefined {
     if (FilterError.is(e)) return undefined;
     throw e;
   }
-  return ast.kind === "match" ? resolve(ast.selector, schema, undefined).type : undefined;
+  return ast.kind === "match" ? typeAt(ast.selector, schema, []) : undefined;
 }
 
 function within(span: Span, offset: number): boolean {
   return span.start <= offset && offset <= span.end;
 }
 
-function findSelector(e: Expr, offset: number, schema: Schema | undefined, scope: Scope | undefined): { selector: Selector; scope: Scope | undefined } | undefined {
+/** The type a selector reaches from `root` in `scope`, or undefined when not known. */
+function typeAt(sel: Selector, root: Type, scope: Scope): Type | undefined {
+  return resolve(sel.segments.map((s) => s.name), root, scope).type;
+}
+
+function findSelector(e: Expr, offset: number, schema: Type, scope: Scope): { selector: Selector; scope: Scope } | undefined {
   if (!within(e.span, offset)) return undefined;
   switch (e.kind) {
     case "match":
@@ -76,8 +81,8 @@ function findSelector(e: Expr, offset: number, schema: Schema | undefined, scope
       return undefined;
     case "collection": {
       if (within(e.selector.span, offset)) return { selector: e.selector, scope };
-      const over = resolve(e.selector, schema, scope).type;
-      return findSelector(e.body, offset, schema, bind(scope, e.binding, over));
+      const over = typeAt(e.selector, schema, scope);
+      return findSelector(e.body, offset, schema, [...scope, ...bind(e.binding, e.selector, over)]);
     }
   }
 }

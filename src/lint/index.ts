@@ -3,11 +3,11 @@
  * say. Built on the public AST; each rule is its own module.
  */
 import type { Ast, Expr, Selector } from "../syntax/ast.js";
-import type { Schema } from "../semantics/schema.js";
+import { ANY, type Schema } from "../semantics/schema.js";
+import { bind, resolve, type Scope } from "../semantics/path.js";
 import { listByName } from "./list-by-name.js";
 import { guardKey, missingKey, type Guards, type Parent } from "./missing-key.js";
 import { pointerValue } from "./pointer-value.js";
-import { bind, resolve, type Scope } from "./resolve.js";
 import type { Warning } from "./warning.js";
 import { wordIsSelector } from "./word-is-selector.js";
 
@@ -20,24 +20,26 @@ export function lint(ast: Ast, source: string, schema: Schema | undefined): Warn
     if (w) warnings.push(w);
   };
   const roots = selectorRoots(ast);
+  const root = schema ?? ANY;
+  const resolveIn = (sel: Selector, scope: Scope) => resolve(sel.segments.map((s) => s.name), root, scope);
 
-  const visit = (e: Expr, scope: Scope | undefined, guards: Guards, parent: Parent): void => {
+  const visit = (e: Expr, scope: Scope, guards: Guards, parent: Parent): void => {
     switch (e.kind) {
       case "match": {
         if (e.value) {
           add(pointerValue(e.value));
           add(wordIsSelector(e.value, schema, scope, roots));
         }
-        const r = resolve(e.selector, schema, scope);
+        const r = resolveIn(e.selector, scope);
         add(listByName(e.selector, r, e, scope, source));
         add(missingKey(e.selector, r, e, source, guards, parent));
         return;
       }
       case "collection": {
-        const r = resolve(e.selector, schema, scope);
+        const r = resolveIn(e.selector, scope);
         add(listByName(e.selector, r, undefined, scope, source));
         add(missingKey(e.selector, r, e, source, guards, parent));
-        visit(e.body, bind(scope, e.binding, r.type), guards, "body");
+        visit(e.body, [...scope, ...bind(e.binding, e.selector, r.type)], guards, "body");
         return;
       }
       case "not": {
@@ -59,7 +61,7 @@ export function lint(ast: Ast, source: string, schema: Schema | undefined): Warn
       }
     }
   };
-  visit(ast, undefined, new Set(), "top");
+  visit(ast, [], new Set(), "top");
   return warnings.sort((a, b) => a.span.start - b.span.start);
 }
 

@@ -6,7 +6,7 @@
  */
 import type { CollectionExpr, MatchExpr, Selector } from "../syntax/ast.js";
 import { COLLECTION_MISSING, OPERATORS } from "../semantics/operators.js";
-import type { Resolved, ResolvedStep } from "./resolve.js";
+import type { Resolved } from "../semantics/path.js";
 import { quoteValue, selectorText, stepSpan } from "./text.js";
 import type { Warning } from "./warning.js";
 
@@ -32,13 +32,15 @@ export function missingKey(
 ): Warning | undefined {
   const last = sel.segments.length - 1;
   const keys = sel.segments.map((s) => s.name);
-  const risky = resolved.steps.filter(
-    (s: ResolvedStep) =>
-      s.index > 0 &&
-      s.index < last &&
-      (s.container === "map" || (s.container === "dynamic" && s.segment.kind !== "index")) &&
-      !guards.has(guardKey(keys.slice(0, s.index), s.segment.name)),
-  );
+  const risky = resolved.steps
+    .map((s, i) => ({ container: s.container, index: i + resolved.taken, segment: sel.segments[i + resolved.taken]! }))
+    .filter(
+      (s) =>
+        s.index > 0 &&
+        s.index < last &&
+        (s.container === "map" || (s.container === "dynamic" && s.segment.kind !== "index")) &&
+        !guards.has(guardKey(keys.slice(0, s.index), s.segment.name)),
+    );
   const first = risky[0];
   if (first === undefined) return undefined;
   // An operator whose fixed answer on a missing last key is true is guarded by `not in ... or`.

@@ -5,10 +5,10 @@
  */
 import type { Literal } from "../syntax/ast.js";
 import type { Schema } from "../semantics/schema.js";
-import { lookup, type Scope } from "./resolve.js";
+import { lookup, type Scope } from "../semantics/path.js";
 import type { Warning } from "./warning.js";
 
-export function wordIsSelector(value: Literal, schema: Schema | undefined, scope: Scope | undefined, selectorRoots: ReadonlySet<string>): Warning | undefined {
+export function wordIsSelector(value: Literal, schema: Schema | undefined, scope: Scope, selectorRoots: ReadonlySet<string>): Warning | undefined {
   if (value.type !== "word") return undefined;
   const first = /^[A-Za-z][A-Za-z0-9_/]*/.exec(value.raw)?.[0] ?? "";
   let reason: string | undefined;

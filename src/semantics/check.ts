@@ -16,20 +16,14 @@ import { selectorSource } from "../syntax/print.js";
 import { compilePattern } from "./regex.js";
 import { OPERATORS } from "./operators.js";
 import { impossibleOn } from "./table.js";
-import { fieldOf, typeName, type Type } from "./schema.js";
-import { concrete } from "./select.js";
-import { literalValue, parseIndex } from "./values.js";
+import { typeName, type Type } from "./schema.js";
+import { bind, concrete, placeholderClash, resolve as resolvePath, type Scope } from "./path.js";
+import { literalValue } from "./values.js";
 
 /** Options of the check. */
 export interface CheckOptions {
   /** With an unknown value for missing keys, unknown fields are not errors. */
   readonly unknownValue?: boolean;
-}
-
-interface Scope {
-  readonly name: string;
-  readonly type: Type | undefined;
-  readonly next: Scope | undefined;
 }
 
 /** All static type errors of `ast` against `schema`, in source order. */
@@ -39,7 +33,7 @@ export function checkAst(ast: Expr, source: string, schema: Type, options: Check
   let always = true;
   const report = <C extends TypeErrorCode>(detail: Extract<TypeErrorDetail, { readonly code: C }>, facts: TypeFacts<C>, span: Span, suggestion?: string, certain = always) =>
     errors.push(typeError(detail, facts, source, span, suggestion, certain));
-  const visit = (e: Expr, scope: Scope | undefined): void => {
+  const visit = (e: Expr, scope: Scope): void => {
     switch (e.kind) {
       case "not": {
         return visit(notRun(e).operand, scope);
@@ -77,59 +71,34 @@ export function checkAst(ast: Expr, source: string, schema: Type, options: Check
   };
 
   /** The static type a selector reaches, whether it can end in a missing key, or undefined if unknown. */
-  const resolve = (sel: Selector, scope: Scope | undefined): { type: Type; mayMiss: boolean } | undefined => {
-    let type: Type | undefined = schema;
-    let segments = sel.segments;
-    let taken = 0;
-    // The reference looks placeholders up by the first step of any selector, JSON Pointers included.
-    for (let s = scope; s; s = s.next) {
-      if (s.name === segments[0]?.name) {
-        type = s.type;
-        segments = segments.slice(1);
-        taken = 1;
-        break;
-      }
-    }
-    if (type === undefined) return undefined;
-    let mayMiss = false;
-    for (let i = 0; i < segments.length; i++) {
-      const seg = segments[i]!;
-      const c: Type = concrete(type);
-      if (c.kind === "record") {
-        const field: Type | undefined = fieldOf(c, seg.name);
-        if (field === undefined) {
-          if (!options.unknownValue) {
-            const suggestion = didYouMean(seg.name, Object.keys(c.fields));
-            const span = sel.form === "pointer" ? sel.span : seg.span;
-            report({ code: "unknown-field", field: seg.name, record: c.name }, { name: seg.name, record: c.name, suggestion }, span, suggestion);
-          }
-          return undefined;
+  const resolve = (sel: Selector, scope: Scope): { type: Type; mayMiss: boolean } | undefined => {
+    const path = resolvePath(sel.segments.map((s) => s.name), schema, scope);
+    if (path.bound !== undefined && path.bound.type === undefined) return undefined;
+    const i = path.failsAt;
+    if (i !== undefined) {
+      const step = path.steps[i]!;
+      const at = i + path.taken;
+      const seg = sel.segments[at]!;
+      const span = sel.form === "pointer" ? sel.span : seg.span;
+      const c = concrete(step.from!);
+      if (step.failure === "unknown-field" && c.kind === "record") {
+        if (!options.unknownValue) {
+          const suggestion = didYouMean(seg.name, Object.keys(c.fields));
+          report({ code: "unknown-field", field: seg.name, record: c.name }, { name: seg.name, record: c.name, suggestion }, span, suggestion);
         }
-        type = field;
-      } else if (c.kind === "map") {
-        mayMiss = i === segments.length - 1 && i + taken > 0;
-        type = c.value;
-      } else if (c.kind === "list") {
+      } else if (step.failure === "invalid-index") {
         // A list is walked by index: a step that is not an integer fails wherever it is reached.
-        if (parseIndex(seg.name) === undefined) {
-          const list = selectorSource({ ...sel, segments: sel.segments.slice(0, i + taken) });
-          const span = sel.form === "pointer" ? sel.span : seg.span;
-          report({ code: "invalid-index", selector: list, type: c, step: seg.name }, { list, type: typeName(c), name: seg.name }, span);
-          return undefined;
-        }
-        type = c.elem;
-      } else if (c.kind === "any") {
-        // Anything from here on: the last step may be a key missing from a map, unless it is the
-        // top level of plain JSON, where a missing key is an error.
-        return { type: c, mayMiss: options.unknownValue === true || segments.length - 1 + taken > 0 };
+        const list = selectorSource({ ...sel, segments: sel.segments.slice(0, at) });
+        report({ code: "invalid-index", selector: list, type: c, step: seg.name }, { list, type: typeName(c), name: seg.name }, span);
       } else {
-        const selector = selectorSource({ ...sel, segments: sel.segments.slice(0, i + taken) });
+        const selector = selectorSource({ ...sel, segments: sel.segments.slice(0, at) });
         report({ code: "not-a-record", selector, type: c, step: seg.name }, { selector, type: typeName(c), name: seg.name }, sel.span);
-        return undefined;
       }
+      return undefined;
     }
-    if (options.unknownValue) mayMiss = true;
-    return { type, mayMiss };
+    // Past an `any`, the last step may be a key missing from a map, unless it is the top level of
+    // plain JSON, where a missing key is an error; with an unknown value, nothing is missing.
+    return { type: path.type!, mayMiss: options.unknownValue === true || path.mayMiss };
   };
 
   const checkMatch = (e: MatchExpr, target: { type: Type; mayMiss: boolean } | undefined): void => {
@@ -151,29 +120,21 @@ export function checkAst(ast: Expr, source: string, schema: Type, options: Check
     }
   };
 
-  const visitCollection = (e: CollectionExpr, scope: Scope | undefined): void => {
+  const visitCollection = (e: CollectionExpr, scope: Scope): void => {
     const target = resolve(e.selector, scope);
-    let elem: Type | undefined;
-    let index: Type | undefined;
     if (target) {
       const c = concrete(target.type);
-      if (c.kind === "list") [elem, index] = [c.elem, { kind: "int" }];
-      else if (c.kind === "map") [elem, index] = [c.value, { kind: "string" }];
-      else if (c.kind !== "any" && !target.mayMiss) {
+      if (c.kind !== "list" && c.kind !== "map" && c.kind !== "any" && !target.mayMiss) {
         const selector = selectorSource(e.selector);
         const detail = { code: "operator-not-applicable", selector, type: c, nullable: target.type.kind === "pointer", operator: e.quantifier } as const;
         report(detail, { selector, type: typeName(target.type), quantifier: e.quantifier }, e.selector.span);
       }
     }
-    let inner = scope;
-    const b = e.binding;
-    const isList = target ? concrete(target.type).kind === "list" : false;
-    const bind = (name: string, type: Type | undefined) => (inner = { name, type, next: inner });
-    if (b.mode === "default") bind(b.name, isList ? elem : index);
-    if (b.mode === "index" || b.mode === "index-value") bind(b.index, index);
-    // `any k as k, v`: reading v fails, but only where the body reads it (not on every record).
-    const hidden = b.mode === "index-value" && (b.index === b.value || b.index === e.selector.segments[0]?.name);
-    if (b.mode === "value" || b.mode === "index-value") bind(b.value, hidden ? undefined : elem);
+    // `any k as k, v` and `any S as a, a`: reading the value fails, but only where the body reads it
+    // (not on every record).
+    const both = placeholderClash(e.binding, e.selector).both;
+    const names = bind(e.binding, e.selector, target?.type).map((n) => (both && n.role === "value" ? { ...n, type: undefined } : n));
+    const inner = [...scope, ...names];
     // The body runs once per element: possibly never.
     const outer = always;
     always = false;
@@ -182,7 +143,7 @@ export function checkAst(ast: Expr, source: string, schema: Type, options: Check
   };
 
   try {
-    visit(ast, undefined);
+    visit(ast, []);
   } catch (e) {
     // Collections nested beyond what the reference's parse budget allows: no static checks (the
     // evaluators, which do not recurse, still report every error at evaluation).

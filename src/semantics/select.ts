@@ -6,6 +6,7 @@
  * A value is seen through its static type (`Type`): with a schema, absent fields read as zero values;
  * under `any` the JavaScript value decides (every number is a float, `null` is nil).
  */
+import { concrete } from "./path.js";
 import { fieldOf, type Type } from "./schema.js";
 import { parseIndex } from "./values.js";
 
@@ -75,19 +76,6 @@ export function kindOf(type: Type, v: unknown): Kind {
     default:
       return type.kind;
   }
-}
-
-/** The static type of a value whose kind was found dynamically (`any` lists and maps hold `any`). */
-export function concrete(type: Type): Type {
-  return type.kind === "pointer" ? concrete(type.target) : type;
-}
-
-/** The element type of a list or map type (`any` for dynamic ones). */
-export function elementType(type: Type): Type {
-  const c = concrete(type);
-  if (c.kind === "list") return c.elem;
-  if (c.kind === "map") return c.value;
-  return { kind: "any" };
 }
 
 /** Why a step of a walk failed. */
@@ -185,32 +173,3 @@ export function walk(
 }
 
 const ANY_TYPE: Type = { kind: "any" };
-
-/** How a step of a statically typed path reads its container. */
-export type StepKind = "field" | "key" | "index" | "dynamic";
-
-/**
- * The static type a path of keys reaches from `type`, with how each step reads (a record field, a
- * map key, a list index; `dynamic` from the first `any` on, where only values tell). Undefined when a
- * step cannot be taken on every value of the type (an unknown field, a step into a scalar).
- */
-export function staticPath(type: Type, keys: readonly string[]): { type: Type; steps: StepKind[] } | undefined {
-  let t = type;
-  const steps: StepKind[] = [];
-  for (const key of keys) {
-    const c = concrete(t);
-    if (c.kind === "record") {
-      const f = fieldOf(c, key);
-      if (f === undefined) return undefined;
-      [t] = [f, steps.push("field")];
-    } else if (c.kind === "map") {
-      [t] = [c.value, steps.push("key")];
-    } else if (c.kind === "list") {
-      [t] = [c.elem, steps.push("index")];
-    } else if (c.kind === "any") {
-      while (steps.length < keys.length) steps.push("dynamic");
-      return { type: c, steps };
-    } else return undefined;
-  }
-  return { type: t, steps };
-}

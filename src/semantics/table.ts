@@ -11,7 +11,8 @@ import { evaluationError } from "../messages.js";
 import { bytesInclude } from "../syntax/strings.js";
 import type { Pattern } from "./regex.js";
 import { typeName, type Type } from "./schema.js";
-import { concrete, isObject, kindOf, typed, type Kind } from "./select.js";
+import { concrete } from "./path.js";
+import { isObject, kindOf, typed, type Kind } from "./select.js";
 import { isFailure, type LiteralValue } from "./values.js";
 import { conversionError, describeKind, regexError, type Site } from "./match-errors.js";
 

@@ -6,7 +6,8 @@
 import type { Pattern } from "../semantics/regex.js";
 import { OPERATIONS, kindTest, type BaseOp } from "../semantics/table.js";
 import type { Site } from "../semantics/match-errors.js";
-import { concrete, type Kind } from "../semantics/select.js";
+import { concrete } from "../semantics/path.js";
+import type { Kind } from "../semantics/select.js";
 import { isFailure, type LiteralValue } from "../semantics/values.js";
 import { wellFormed, type Dialect, type Ref } from "./dialects.js";
 import type { KindCase } from "./path.js";

@@ -6,7 +6,8 @@
  */
 import type { Type } from "../semantics/schema.js";
 import { fieldOf } from "../semantics/schema.js";
-import { concrete, type Kind } from "../semantics/select.js";
+import { concrete } from "../semantics/path.js";
+import type { Kind } from "../semantics/select.js";
 import { parseIndex } from "../semantics/values.js";
 import type { Dialect, JsonKind, PathStep, Ref } from "./dialects.js";
 import { and, not, or, TRUE, type Cond } from "./sql.js";

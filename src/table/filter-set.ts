@@ -17,8 +17,8 @@ import { compileAst } from "../evaluate/compile.js";
 import { planFacts } from "../evaluate/facts.js";
 import { settingsOf, type FilterSettings } from "../evaluate/settings.js";
 import type { FilterEvaluationError } from "../errors.js";
-import { staticPath } from "../semantics/select.js";
-import { fieldOf, type Type } from "../semantics/schema.js";
+import { pathFrom } from "../semantics/path.js";
+import type { Type } from "../semantics/schema.js";
 import { conjuncts, type Expr, type MatchExpr } from "../syntax/ast.js";
 import { print } from "../syntax/print.js";
 
@@ -239,26 +239,13 @@ function keyLeaf<T>(filter: SetFilter<T>, settings: FilterSettings, steps: numbe
     const { infallible, metered } = planFacts(c, filter.expression, settings.root, settings.options);
     if (!infallible) return undefined;
     if (c.kind === "match" && c.op === "==" && c.value !== undefined) {
-      const keys = c.selector.segments.map((s) => s.name);
-      const path = staticPath(settings.root, keys);
-      const stringField = path !== undefined && path.steps.every((s) => s === "field") && throughRecords(settings.root, keys) && path.type.kind === "string";
+      const path = pathFrom(settings.root, c.selector.segments.map((s) => s.name));
+      const stringField = path.infallible && path.type?.kind === "string";
       return { leaf: c, stringField };
     }
     if (steps !== undefined && metered) return undefined;
   }
   return undefined;
-}
-
-/** True when every step of `keys` from `root` reads a field of a record that is not behind a pointer. */
-function throughRecords(root: Type, keys: readonly string[]): boolean {
-  let type = root;
-  for (const key of keys) {
-    if (type.kind !== "record") return false;
-    const field = fieldOf(type, key);
-    if (field === undefined) return false;
-    type = field;
-  }
-  return true;
 }
 
 /** The value at `keys` through objects' own properties; absent: "" (a string field's zero value); undefined: something else on the way. */

@@ -17,7 +17,7 @@
  */
 import { planFacts } from "../evaluate/facts.js";
 import type { FilterSettings } from "../evaluate/settings.js";
-import { concrete, staticPath } from "../semantics/select.js";
+import { concrete, pathFrom } from "../semantics/path.js";
 import { ANY, type Type } from "../semantics/schema.js";
 import { conjuncts, type Expr, type Span } from "../syntax/ast.js";
 import { parse } from "../syntax/parse.js";
@@ -79,15 +79,15 @@ export function behaviourChanges(e: Expr, root: Type, diff: ReadonlySet<Feature>
     else if (x.kind === "and" || x.kind === "or") for (const o of x.operands) stack.push([o, type]);
     else {
       const keys = x.selector.segments.map((s) => s.name);
-      const path = staticPath(type, keys);
+      const path = pathFrom(type, keys);
       // Only a key of a map can be missing at the end: a record's field or a list's index cannot.
-      const last = path?.steps[path.steps.length - 1];
-      if (diff.has("missing-leaf-answer") && keys.length > 1 && last !== "field" && last !== "index") out.push({ feature: "missing-leaf-answer", span: x.selector.span });
+      const last = path.type === undefined ? undefined : path.steps[path.steps.length - 1]?.container;
+      if (diff.has("missing-leaf-answer") && keys.length > 1 && last !== "record" && last !== "list") out.push({ feature: "missing-leaf-answer", span: x.selector.span });
       if (x.kind === "collection") {
         // Inside a body, leaves read bound values: the changed rules are checked as on plain JSON.
         stack.push([x.body, ANY]);
       } else if (diff.has("is-empty-error") && (x.op === "is empty" || x.op === "is not empty")) {
-        const kind = path === undefined ? "any" : concrete(path.type).kind;
+        const kind = path.type === undefined ? "any" : concrete(path.type).kind;
         if (kind !== "string" && kind !== "list" && kind !== "map") out.push({ feature: "is-empty-error", span: x.opSpan });
       }
     }
