@@ -11,7 +11,7 @@
 import { compileAst, type CompiledProgram, type PlanNode } from "./evaluate/compile.js";
 import { nextClones, type Clones } from "./evaluate/generated/clones.js";
 import type { EvaluationBudget } from "./evaluate/budget.js";
-import { evaluationRules, type EvaluateOptions } from "./evaluate/common.js";
+import { evaluationRules, type EvaluateOptions } from "./semantics/rules.js";
 import { NEWEST_TARGET, resolveTarget, type Target } from "./releases.js";
 import { splitFilter } from "./targets/split.js";
 import { explainInterpreted, interpret } from "./evaluate/interpret.js";
@@ -20,6 +20,7 @@ import type { Filter } from "./evaluate/filter.js";
 import { compileTrace, type Tracer } from "./evaluate/trace.js";
 import { SETTINGS, settingsOf, type FilterSettings } from "./evaluate/settings.js";
 import { checkAst } from "./semantics/check.js";
+import { filterFacts, type FilterFacts } from "./semantics/facts.js";
 import { ANY, type Schema, type Type } from "./semantics/schema.js";
 import type { Ast } from "./syntax/ast.js";
 import { DEFAULT_PARSE_OPTIONS, parse, type ParseOptions } from "./syntax/parse.js";
@@ -50,11 +51,12 @@ export { leafReading, type Explanation, type WitnessLeaf } from "./evaluate/expl
 export { nearMissFilters, type NearMissFilter } from "./syntax/near-miss.js";
 export { selectorsRead, boundNames, type SelectorRead } from "./syntax/reads.js";
 export { KEYWORDS, keywordsOf, type Keyword, type KeywordRole } from "./syntax/words.js";
-export type { EvaluateOptions, EvaluationRules } from "./evaluate/common.js";
+export type { EvaluateOptions, EvaluationRules } from "./semantics/rules.js";
 export { BEXPR_VERSIONS, FEATURES, UnknownTargetError, knownTargets, nomadReleases, resolveTarget, type BexprVersion, type Feature, type Target } from "./releases.js";
 export type { EvaluationBudget } from "./evaluate/budget.js";
 export type { PlanNode } from "./evaluate/compile.js";
 export type { Filter } from "./evaluate/filter.js";
+export type { FilterFacts, ConjunctFacts, KeyLeaf, PlanFacts } from "./semantics/facts.js";
 export { parseJson, stringifyJson } from "./json.js";
 
 // Diagnostics with fixes, literals from user input, selector types for editors (docs/api.md, "Diagnostics and fixes")
@@ -111,6 +113,7 @@ class CompiledFilter<T> implements Filter<T> {
   #program: CompiledProgram | undefined;
   /** The compiled `explain`, built on first use. */
   #trace: Tracer | undefined;
+  #facts: FilterFacts | undefined;
 
   /** The text the AST's spans point into, and errors quote: the expression, or for a residual of `split` the filter it came from. */
   readonly #source: string;
@@ -135,6 +138,11 @@ class CompiledFilter<T> implements Filter<T> {
   /** The optimized plan, for people (`filter-check --explain`). */
   get plan(): PlanNode {
     return this.#compiled().plan;
+  }
+
+  get facts(): FilterFacts {
+    const { root, options } = this[SETTINGS];
+    return (this.#facts ??= filterFacts(this.ast, this.#source, root, options));
   }
 
   #compiled(): CompiledProgram {

@@ -18,6 +18,7 @@ import type { Span } from "../errors.js";
 import { evaluationError } from "../messages.js";
 import type { Pattern } from "../semantics/regex.js";
 import type { Expr } from "../syntax/ast.js";
+import { levelMatches } from "../semantics/facts.js";
 
 /**
  * A mutable count of the steps an evaluation may still take; evaluation decrements it. Share one
@@ -26,30 +27,6 @@ import type { Expr } from "../syntax/ast.js";
  */
 export interface EvaluationBudget {
   steps: number;
-}
-
-/** The number of match tests of `e`'s own level: not inside collection bodies. Iterative (no recursion). */
-export function levelMatches(e: Expr): number {
-  let count = 0;
-  const stack: Expr[] = [e];
-  while (stack.length > 0) {
-    const x = stack.pop()!;
-    switch (x.kind) {
-      case "match":
-        count++;
-        break;
-      case "not":
-        stack.push(x.operand);
-        break;
-      case "and":
-      case "or":
-        for (const o of x.operands) stack.push(o);
-        break;
-      case "collection":
-        break;
-    }
-  }
-  return count;
 }
 
 /** The steps of one iteration of a collection body: one, plus the match tests of the body's level. */

@@ -1,44 +1,13 @@
 /**
- * What both evaluators need beyond the semantics modules: evaluation options, selector keys and
- * texts, the placeholder rules of collection expressions, and the error of a failed walk.
+ * What both evaluators need beyond the semantics modules: selector texts, the placeholder errors of
+ * collection expressions, and the error of a failed walk.
  */
 import type { Selector } from "../syntax/ast.js";
 import { selectorSource } from "../syntax/print.js";
 import type { FilterEvaluationError } from "../errors.js";
 import { evaluationError } from "../messages.js";
 import { stepError, type Site } from "../semantics/match-errors.js";
-import { has, type Target } from "../releases.js";
 import type { StepFailure, WalkErrorReporter } from "../semantics/select.js";
-
-/** Options of evaluation that mirror the reference library's. */
-export interface EvaluateOptions {
-  /**
-   * A value to use wherever a selector names a missing key or field (the reference's
-   * `WithUnknownValue`). Unset by default: a missing key is an error or takes the operator's fixed answer.
-   */
-  unknownValue?: unknown;
-}
-
-/**
- * The evaluation options with the rules of the release evaluated as (`target`): what the compiler,
- * the interpreter and every consumer of a filter's settings evaluate with.
- */
-export interface EvaluationRules extends EvaluateOptions {
-  /** go-bexpr 0.1.11: a key missing from a map at a selector's end is an error, not the operator's fixed answer. */
-  readonly missingLeafIsError?: boolean;
-}
-
-/** The rules of `options` (its `unknownValue`, if set) for `target`. */
-export function evaluationRules(options: EvaluateOptions, target: Target): EvaluationRules {
-  const rules: { unknownValue?: unknown; missingLeafIsError?: boolean } = "unknownValue" in options ? { unknownValue: options.unknownValue } : {};
-  if (!has(target, "missing-leaf-answer")) rules.missingLeafIsError = true;
-  return rules;
-}
-
-/** The keys of a selector's steps. */
-export function selectorKeys(s: Selector): string[] {
-  return s.segments.map((seg) => seg.name);
-}
 
 /** The text of the first `count` steps of a selector, for messages. */
 export function selectorPrefix(s: Selector, count: number): string {

@@ -21,15 +21,16 @@ import { notACollection, stepError, type Site } from "../semantics/match-errors.
 import { literalValue } from "../semantics/values.js";
 import { fieldOf, type RecordType, type Type } from "../semantics/schema.js";
 import { MISSING, isObject, kindOf, step, typed, walk, type Typed } from "../semantics/select.js";
-import { concrete, elementType, pathFrom, placeholderClash, type StaticPath } from "../semantics/path.js";
-import { charge, iterationSteps, levelMatches, meteredPattern, type EvaluationBudget } from "./budget.js";
+import { concrete, elementType, lookup, pathFrom, placeholderClash, selectorKeys, type StaticPath } from "../semantics/path.js";
+import { charge, meteredPattern, type EvaluationBudget } from "./budget.js";
 import { boundNames } from "../syntax/reads.js";
-import { bothPlaceholderError, hiddenPlaceholderError, selectorKeys, selectorPrefix, walkReporter, type EvaluationRules } from "./common.js";
+import { bothPlaceholderError, hiddenPlaceholderError, selectorPrefix, walkReporter } from "./common.js";
+import type { EvaluationRules } from "../semantics/rules.js";
 import { allOf, anyOf, filterInChunks, perItem, type Batch } from "./batch.js";
 import { fastMatch, fastMembership } from "./fast.js";
 import { nextClones, type Clones } from "./generated/clones.js";
 import { interpret } from "./interpret.js";
-import { INTERPRETED_FACTS, bindingType, closable, collectionNode, disjunctRuns, equalityTexts, junctionFacts, matchNode, MAX_COMPILED_NESTING, membershipKey, membershipNode, negatedNode, reorderBy, type PlanFacts } from "./facts.js";
+import { interpretedFacts, bindingType, closable, collectionNode, disjunctRuns, equalityTexts, junctionFacts, matchNode, MAX_COMPILED_NESTING, membershipKey, membershipNode, negatedNode, reorderBy, type PlanFacts } from "../semantics/facts.js";
 import { compilePattern, type Pattern } from "../semantics/regex.js";
 
 /** Values bound by collection expressions, by slot (allocated by the outermost collection). */
@@ -64,6 +65,8 @@ class LazyPlanNode implements PlanNode {
     readonly infallible: boolean,
     readonly children: readonly PlanNode[],
     readonly metered: boolean,
+    readonly charge: number,
+    readonly grows: boolean,
   ) {}
   get label(): string {
     return (this.text ??= this.describe());
@@ -85,7 +88,7 @@ class LazyPlanNode implements PlanNode {
 
 /** A plan node with `facts` (its cost, whether it can fail, whether it is metered: the rules of `facts.ts`). */
 function planNode(label: () => string, facts: PlanFacts, children: readonly PlanNode[]): PlanNode {
-  return new LazyPlanNode(label, facts.cost, facts.infallible, children, facts.metered);
+  return new LazyPlanNode(label, facts.cost, facts.infallible, children, facts.metered, facts.charge, facts.grows);
 }
 
 interface Compiled {
@@ -147,18 +150,18 @@ export function compileAst(ast: Expr, source: string, root: Type, options: Evalu
         for (let i = 0; i < items.length; i++) if (run(items[i])) n++;
         return n;
       },
-      plan: planNode(() => `interpreted: collections nested deeper than ${MAX_COMPILED_NESTING}`, INTERPRETED_FACTS, []),
+      plan: planNode(() => `interpreted: collections nested deeper than ${MAX_COMPILED_NESTING}`, interpretedFacts(ast), []),
     };
   }
   const env = newEnv(ast, source, root, options, clones);
   const meter = env.meter;
   const c = compileExpr(ast, env, false);
   const run = c.run;
-  // The steps a budget is charged outside every collection, counted the first time a budget comes.
-  let topSteps = -1;
+  // The steps a budget is charged outside every collection.
+  const topSteps = c.plan.charge;
   const slow = (d: unknown, budget?: EvaluationBudget): boolean => {
     if (budget === undefined && meter.budget === undefined) return run(d);
-    if (budget !== undefined) charge(budget, topSteps < 0 ? (topSteps = levelMatches(ast)) : topSteps, source, ast.span);
+    if (budget !== undefined) charge(budget, topSteps, source, ast.span);
     const previous = meter.budget;
     meter.budget = budget;
     try {
@@ -236,7 +239,7 @@ function compileDisjuncts(operands: readonly Expr[], env: Env, negate: boolean):
 
 /** The key of `K == "text"` when K is one top-level key the membership fast path can read (`facts.ts`). */
 function equalityKey(e: Expr, env: Env): string | undefined {
-  return membershipKey(e, env.root, env.options, (name) => findBound(env, name) !== undefined);
+  return membershipKey(e, env.root, env.options, (name) => lookup(env.scope, name) !== undefined);
 }
 
 /** Sorts each run of consecutive infallible operands by cost; fallible and metered ones keep their place (`facts.ts`). */
@@ -315,7 +318,7 @@ export function compileSelector(owner: MatchExpr | CollectionExpr, env: Env): Co
 
   // A selector that starts with a bound name reads from the frame.
   // (JSON Pointers too: the reference looks placeholders up by the first step of any selector.)
-  const bound = findBound(env, keys[0]!);
+  const bound = lookup(env.scope, keys[0]);
   if (bound?.hidden) {
     const { path, indexSlot } = bound.hidden;
     const rest = keys.slice(1);
@@ -421,11 +424,6 @@ interface Bound {
   readonly hidden?: { readonly path: readonly string[]; readonly indexSlot: number };
 }
 
-function findBound(env: Env, name: string): Bound | undefined {
-  for (let i = env.scope.length - 1; i >= 0; i--) if (env.scope[i]!.name === name) return env.scope[i];
-  return undefined;
-}
-
 function chain(steps: StepFn[]): Reader {
   switch (steps.length) {
     case 1: {
@@ -478,7 +476,7 @@ export function compileMatch(e: MatchExpr, env: Env, negate: boolean): Compiled 
   const facts = matchNode(info.base, sel, known);
   const plan = planNode(() => `${negate ? `not (${matchText(e)})` : matchText(e)}   [${info.base} on ${typeLabel(sel.type)}${facts.infallible ? ", cannot fail" : ""}]`, facts, []);
   const general = (): Predicate => generalMatch(sel, known?.test ?? dispatchTest(info.base, m), negated, missing);
-  const bound = findBound(env, e.selector.segments[0]!.name) !== undefined;
+  const bound = lookup(env.scope, e.selector.segments[0]!.name) !== undefined;
   if (!bound && !("unknownValue" in env.options)) {
     // The general closure is built the first time the fast path needs it.
     let slow: Predicate | undefined;
@@ -653,7 +651,8 @@ function compileCollection(e: CollectionExpr, env: Env): Compiled {
   const any = e.quantifier === "any";
   const source = env.source;
   const meter = env.meter;
-  const steps = iterationSteps(e.body);
+  // Each iteration charges one step, and one per match test of the body's level.
+  const steps = 1 + body.plan.charge;
   const span = inner.outermost!.span;
   const run: Predicate = (d, outer) => {
     const budget = meter.budget;

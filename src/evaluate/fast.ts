@@ -13,6 +13,7 @@ import { OPERATORS } from "../semantics/operators.js";
 import { dispatchTest, readsEmpty, staticTest, type BaseOp, type StaticTest, type TestInput } from "../semantics/table.js";
 import type { Type } from "../semantics/schema.js";
 import { pathFrom } from "../semantics/path.js";
+import { membershipFusable } from "../semantics/facts.js";
 import { isFailure, type LiteralValue } from "../semantics/values.js";
 import type { Batch } from "./batch.js";
 import { NOT_PLAIN, columnReader } from "./columns.js";
@@ -328,11 +329,6 @@ function dynamicEquals<F>(key: string, lit: LiteralValue, negated: boolean, gene
         ? testsOf(key, "jsonEqualsNumber")(key, text, x, negated, general)
         : testsOf(key, "jsonEquals")(key, text, x, b, negated, general);
   return { run, batch };
-}
-
-/** True when `fastMembership` fuses `key == texts[0] or …` (the key is no property of every object, no text is empty). */
-export function membershipFusable(key: string, texts: readonly string[]): boolean {
-  return !(key in OBJECT_PROTO || texts.some((t) => t === ""));
 }
 
 /**

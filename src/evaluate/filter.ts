@@ -3,6 +3,7 @@
  * that `FilterTable` and `split` take.
  */
 import type { Ast } from "../syntax/ast.js";
+import type { FilterFacts } from "../semantics/facts.js";
 import type { Schema } from "../semantics/schema.js";
 import type { EvaluationBudget } from "./budget.js";
 import type { PlanNode } from "./compile.js";
@@ -42,4 +43,10 @@ export interface Filter<T = unknown> {
   explain(datum: T, budget?: EvaluationBudget): Explanation;
   /** The optimized plan, for people (`filter-check --explain`). */
   readonly plan: PlanNode;
+  /**
+   * What the filter means statically: whether it can fail, whether its cost depends on the data, its
+   * cost, what it charges a budget per datum, whether its work grows with the datum, its top-level
+   * conjuncts and its key leaf (docs/api.md). Found on first use from the AST, without closures.
+   */
+  readonly facts: FilterFacts;
 }

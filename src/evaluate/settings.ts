@@ -2,7 +2,7 @@
  * How each compiled filter was made (its root type, evaluation options and step limit), for the
  * consumers that evaluate parts of it (`FilterTable`): they must evaluate with the same settings.
  */
-import type { EvaluationRules } from "./common.js";
+import type { EvaluationRules } from "../semantics/rules.js";
 import type { Target } from "../releases.js";
 import type { Type } from "../semantics/schema.js";
 

@@ -24,12 +24,12 @@ import { COLLECTION_MISSING } from "../semantics/operators.js";
 import { notACollection } from "../semantics/match-errors.js";
 import type { Type } from "../semantics/schema.js";
 import { MISSING, kindOf, typed, type Typed } from "../semantics/select.js";
-import { elementType, pathFrom } from "../semantics/path.js";
+import { elementType, pathFrom, selectorKeys } from "../semantics/path.js";
 import { FilterEvaluationError } from "../errors.js";
-import { bothPlaceholderError, selectorKeys, type EvaluationRules } from "./common.js";
+import { bothPlaceholderError } from "./common.js";
+import type { EvaluationRules } from "../semantics/rules.js";
 import { bindListElement, bindMapEntry, collectionParts, matchDecision, newEnv, type Env, type Frame, type MatchDecision } from "./compile.js";
-import { closable, collectionDepth } from "./facts.js";
-import { levelMatches } from "./budget.js";
+import { closable, collectionDepth, levelMatches } from "../semantics/facts.js";
 import type { Explanation, WitnessLeaf } from "./explain.js";
 
 /** A compiled explain: the explanation, or `undefined` when evaluation raised an error. */

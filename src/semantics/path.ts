@@ -40,6 +40,11 @@ export interface PathStep {
   readonly failure: StaticFailure | undefined;
 }
 
+/** The keys of a selector's steps. */
+export function selectorKeys(s: Selector): string[] {
+  return s.segments.map((seg) => seg.name);
+}
+
 /** A path of keys walked from a static type. */
 export interface StaticPath {
   readonly steps: readonly PathStep[];

@@ -12,14 +12,12 @@
  * - any other key leaf is evaluated once per item for every filter that shares its text.
  * Filters without a key leaf are evaluated on every item.
  */
-import { levelMatches } from "../evaluate/budget.js";
 import { compileAst } from "../evaluate/compile.js";
-import { planFacts } from "../evaluate/facts.js";
+import { filterFacts } from "../semantics/facts.js";
 import { settingsOf, type FilterSettings } from "../evaluate/settings.js";
 import type { FilterEvaluationError } from "../errors.js";
-import { pathFrom } from "../semantics/path.js";
 import type { Type } from "../semantics/schema.js";
-import { conjuncts, type Expr, type MatchExpr } from "../syntax/ast.js";
+import type { Expr, MatchExpr } from "../syntax/ast.js";
 import { print } from "../syntax/print.js";
 
 /** What `FilterSet` needs of a compiled filter. */
@@ -226,26 +224,16 @@ export class FilterSet<K, T = unknown> {
 }
 
 /**
- * The filter's key leaf: the first top-level conjunct that is an equality which cannot fail, with
- * every conjunct before it unable to fail; and whether it compares a string field read through
- * records only (then `value === text` decides it). With a budget of `steps` per evaluation, the top
- * level's charge must fit in it and no conjunct before the leaf may charge more as it runs.
+ * The filter's key leaf (`FilterFacts.keyLeaf`), where an index may key on it: not under a step
+ * bound of the filter's own; with a budget of `steps` per evaluation, the top level's charge must fit
+ * in it and no conjunct before the leaf may charge more as it runs.
  */
 function keyLeaf<T>(filter: SetFilter<T>, settings: FilterSettings, steps: number | undefined): { leaf: MatchExpr; stringField: boolean } | undefined {
   if (settings.maxSteps !== undefined) return undefined;
-  if (steps !== undefined && levelMatches(filter.ast) > steps) return undefined;
-  for (const c of conjuncts(filter.ast)) {
-    // An infallible conjunct holds no any/all; one that is metered (a regular expression) charges as it runs.
-    const { infallible, metered } = planFacts(c, filter.expression, settings.root, settings.options);
-    if (!infallible) return undefined;
-    if (c.kind === "match" && c.op === "==" && c.value !== undefined) {
-      const path = pathFrom(settings.root, c.selector.segments.map((s) => s.name));
-      const stringField = path.infallible && path.type?.kind === "string";
-      return { leaf: c, stringField };
-    }
-    if (steps !== undefined && metered) return undefined;
-  }
-  return undefined;
+  const facts = filterFacts(filter.ast, filter.expression, settings.root, settings.options);
+  const found = facts.keyLeaf;
+  if (found === undefined || (steps !== undefined && (facts.levelCharge > steps || found.afterMetered))) return undefined;
+  return { leaf: found.match, stringField: found.stringField };
 }
 
 /** The value at `keys` through objects' own properties; absent: "" (a string field's zero value); undefined: something else on the way. */

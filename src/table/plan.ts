@@ -9,7 +9,7 @@
 import { compileAst } from "../evaluate/compile.js";
 import type { FilterSettings } from "../evaluate/settings.js";
 import { FilterEvaluationError } from "../errors.js";
-import { selectorKeys } from "../evaluate/common.js";
+import { selectorKeys } from "../semantics/path.js";
 import type { Expr, MatchOp } from "../syntax/ast.js";
 import { NO_CODE, type Column } from "./column.js";
 

@@ -15,11 +15,11 @@
  * The residual is the other conjuncts, in order: on an item the server keeps, the chosen conjuncts
  * are true, so the residual answers as the whole filter does, errors included.
  */
-import { planFacts } from "../evaluate/facts.js";
+import { filterFacts } from "../semantics/facts.js";
 import type { FilterSettings } from "../evaluate/settings.js";
 import { concrete, pathFrom } from "../semantics/path.js";
 import { ANY, type Type } from "../semantics/schema.js";
-import { conjuncts, type Expr, type Span } from "../syntax/ast.js";
+import type { Expr, Span } from "../syntax/ast.js";
 import { parse } from "../syntax/parse.js";
 import { print } from "../syntax/print.js";
 import { BEXPR_VERSIONS, FEATURES, resolveTarget, type Feature, type Target } from "../releases.js";
@@ -117,17 +117,17 @@ export function splitFilter(filter: SplitSource, settings: FilterSettings | unde
   const to = resolveTarget(target);
   const from = settings?.target ?? resolveTarget(`go-bexpr@${BEXPR_VERSIONS[BEXPR_VERSIONS.length - 1]}`);
   const root: Type = settings?.root ?? { kind: "any" };
-  const all = conjuncts(filter.ast);
   // The server evaluates without options: with an unknown value, no leaf answers alike there.
   const whole = { expression: filter.expression, ast: filter.ast };
   if (settings !== undefined && "unknownValue" in settings.options) return { target: to, server: undefined, residual: whole };
+  const all = filterFacts(filter.ast, filter.expression, root, settings?.options ?? {}).conjuncts;
   const diff = changed(from, to);
   const chosen: Expr[] = [];
   const rest: Expr[] = [];
   let prefix = true;
   let infallibleSoFar = true;
-  for (const c of all) {
-    const infallible = planFacts(c, filter.expression, root, settings?.options ?? {}).infallible;
+  for (const { expr: c, canFail } of all) {
+    const infallible = !canFail;
     if (same(c, root, diff, to) && (prefix || (infallible && infallibleSoFar))) chosen.push(c);
     else {
       prefix = false;

@@ -2,27 +2,43 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { print, type CompileOptions, type PlanNode } from "../../src/index.js";
 import { compileAst } from "../../src/evaluate/compile.js";
-import { evaluationRules } from "../../src/evaluate/common.js";
-import { INTERPRETED_FACTS, MAX_COMPILED_NESTING, planFacts, type PlanFacts } from "../../src/evaluate/facts.js";
+import { evaluationRules } from "../../src/semantics/rules.js";
+import { interpretedFacts, levelMatches, MAX_COMPILED_NESTING, filterFacts, planFacts, type PlanFacts } from "../../src/semantics/facts.js";
 import { nextClones } from "../../src/evaluate/generated/clones.js";
 import { SETTINGS, type FilterSettings } from "../../src/evaluate/settings.js";
 import { NEWEST_TARGET, resolveTarget } from "../../src/releases.js";
 import type { Type } from "../../src/semantics/schema.js";
 import { parse } from "../../src/syntax/parse.js";
-import type { Expr } from "../../src/syntax/ast.js";
+import { conjuncts, type Expr } from "../../src/syntax/ast.js";
 import { FilterSet } from "../../src/table/filter-set.js";
 import { splitFilter } from "../../src/targets/split.js";
 import { exprArb } from "../support/arbitraries.js";
 import { MODES, compiledOrRejected } from "../support/modes.js";
 import { runs } from "../support/runs.js";
 
-// `planFacts` (evaluate/facts.ts) tells, without compiling, what the compiled plan says of each of its
-// nodes: its cost, whether it can fail, whether it is metered. Static questions (a FilterSet's key
-// leaf, a split) read it, and take no slot of closure copies.
+// `planFacts` (semantics/facts.ts) tells, without compiling, what the compiled plan says of each of its
+// nodes: its cost, whether it can fail, whether it is metered, what it charges a budget, whether its
+// work grows with the datum. Static questions (a FilterSet's key leaf, a split, a server's budget
+// rule) read it, and take no slot of closure copies.
+
+/** Whether `e` holds an any/all or a regular expression: counted on the AST, apart from the facts. */
+function holdsGrowing(e: Expr): boolean {
+  switch (e.kind) {
+    case "collection":
+      return true;
+    case "match":
+      return e.op === "matches" || e.op === "not matches";
+    case "not":
+      return holdsGrowing(e.operand);
+    case "and":
+    case "or":
+      return e.operands.some(holdsGrowing);
+  }
+}
 
 /** A plan's facts, node by node (its labels left out). */
 function factsOfPlan(p: PlanNode): PlanFacts {
-  return { cost: p.cost, infallible: p.infallible, metered: p.metered, children: p.children.map(factsOfPlan) };
+  return { cost: p.cost, infallible: p.infallible, metered: p.metered, charge: p.charge, grows: p.grows, children: p.children.map(factsOfPlan) };
 }
 
 /** One slot of closure copies for the compilations of these tests (taken once). */
@@ -49,9 +65,20 @@ describe.each(MODES)("the facts of a plan over $name", ({ names, schema }) => {
     // The package's plan (its build) and the compiler's module alike.
     expect(facts).toEqual(factsOfPlan(f.plan));
     expect(facts).toEqual(factsOfPlan(compileAst(f.ast, text, root, rules, SLOT).plan));
+    // The filter's facts are its plan's root, its charge the match tests of its top level.
+    expect(f.facts).toMatchObject({ canFail: !facts.infallible, metered: facts.metered, cost: facts.cost, levelCharge: facts.charge, growsWithItems: facts.grows });
+    expect(facts.charge).toBe(levelMatches(f.ast));
+    expect(facts.grows).toBe(holdsGrowing(f.ast));
+    expect(filterFacts(f.ast, text, root, rules)).toEqual(f.facts);
+    // Each conjunct's facts are its own plan's.
+    expect(f.facts.conjuncts.map((c) => c.expr)).toEqual(conjuncts(f.ast));
+    for (const c of f.facts.conjuncts) {
+      const own = planFacts(c.expr, text, root, rules);
+      expect([c.canFail, c.metered]).toEqual([!own.infallible, own.metered]);
+    }
   }
 
-  it("equal compile's plan on every node: cost, whether it can fail, whether it is metered", () => {
+  it("equal compile's plan on every node: cost, whether it can fail, whether it is metered, its charge, whether it grows", () => {
     fc.assert(
       fc.property(exprArb(names), optionsArb, (ast, extra) => agree(print(ast), extra)),
       { numRuns: runs(3_000) },
@@ -85,7 +112,7 @@ describe("the facts of a plan", () => {
     for (let i = 0; i <= MAX_COMPILED_NESTING; i++) body = { kind: "collection", quantifier: "any", selector: leaf.selector, binding: { mode: "default", name: "v" }, body, span: leaf.span };
     const source = "x".repeat(MAX_COMPILED_NESTING * 10 + 1);
     const root: Type = { kind: "any" };
-    expect(planFacts(body, source, root)).toEqual(INTERPRETED_FACTS);
+    expect(planFacts(body, source, root)).toEqual(interpretedFacts(body));
     expect(planFacts(body, source, root)).toEqual(factsOfPlan(compileAst(body, source, root, {}, SLOT).plan));
   });
 });

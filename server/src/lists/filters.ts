@@ -1,15 +1,14 @@
-import { compile, schemas, FilterEvaluationError, FilterSyntaxError, FilterTypeError, type EvaluationBudget, type Expr, type PageFilter, type Schema } from "filter-expr";
+import { compile, schemas, FilterEvaluationError, FilterSyntaxError, FilterTypeError, type EvaluationBudget, type Filter, type Schema } from "filter-expr";
 import { BadRequest } from "./errors.js";
 
 /** The name of one of the library's schemas (`schemas.job`, `schemas.deployment`). */
 export type SchemaName = keyof typeof schemas;
 
-/** What the list endpoints need of a compiled filter (its AST and schema for the SQL pushdown). */
-export interface ItemFilter extends Pick<PageFilter<unknown>, "ast" | "schema"> {
-  /** The expression it was compiled from. */
-  readonly expression: string;
-  evaluate(item: unknown, budget?: EvaluationBudget): boolean;
-}
+/**
+ * What the list endpoints need of a compiled filter: its AST and schema for the SQL pushdown, and its
+ * facts (whether its work per item can grow with the item: then it needs a budget).
+ */
+export type ItemFilter = Pick<Filter<unknown>, "expression" | "ast" | "schema" | "evaluate" | "facts">;
 
 /**
  * A small LRU map bounded by count and by total weight: a hit moves the key to the young end, an insert
@@ -184,25 +183,9 @@ function pageError(e: unknown, spent: string, counts?: FilterCache["failed"]): u
 }
 
 /**
- * True when the filter's work on one item can grow with the item: an `any`/`all` (with the lengths of
- * its lists) or a regular expression (with the length of its text; the budget charges it).
- */
-export function workGrowsWithItems(filter: ItemFilter): boolean {
-  const stack: Expr[] = [filter.ast];
-  while (stack.length > 0) {
-    const e = stack.pop()!;
-    if (e.kind === "collection") return true;
-    if (e.kind === "match" && (e.op === "matches" || e.op === "not matches")) return true;
-    if (e.kind === "not") stack.push(e.operand);
-    else if (e.kind === "and" || e.kind === "or") stack.push(...e.operands);
-  }
-  return false;
-}
-
-/**
  * A row test by number (`FilterTable.matcher`) with the 400 ending the page on an evaluation error,
  * as `evaluator`'s. Only for filters whose work per item is bounded by the expression
- * (`workGrowsWithItems` false): they need no budget.
+ * (`facts.growsWithItems` false): they need no budget.
  */
 export function rowEvaluator(test: (row: number) => boolean, counts?: FilterCache["failed"]): (row: number) => boolean {
   return (row) => {

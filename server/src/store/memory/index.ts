@@ -6,7 +6,7 @@ import type { Table } from "../../lists/records.js";
 import { planRegistration, type JobSpec, type RegisterResponse } from "../../lists/register.js";
 import type { Commit, ListRead, SchedulerStore, StorePage } from "../types.js";
 import { readIndexPage } from "./pages.js";
-import { workGrowsWithItems, rowEvaluator } from "../../lists/filters.js";
+import { rowEvaluator } from "../../lists/filters.js";
 import type { SchedulerState } from "./state.js";
 
 export class MemoryStore implements SchedulerStore {
@@ -24,7 +24,7 @@ export class MemoryStore implements SchedulerStore {
     const orderIndex = this.state.orderIndex(walk.order);
     // A filter whose work per item is bounded reads the index's columns (it needs no budget).
     const filter = read.filter;
-    const columnar = filter !== undefined && !workGrowsWithItems(filter) ? (filter as unknown as Filter<T>) : undefined;
+    const columnar = filter !== undefined && !filter.facts.growsWithItems ? (filter as unknown as Filter<T>) : undefined;
     const atRow = columnar && rowEvaluator(orderIndex.table.matcher(columnar), read.failed);
     const checks = {
       check: checksOf(read),

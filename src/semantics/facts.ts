@@ -1,26 +1,25 @@
 /**
- * What a filter's compiled plan says of each of its nodes, found without building closures: its
- * cost, whether it can fail, whether its cost depends on the data. The tree has the plan's shape
+ * What a filter means statically, per node of its plan, found without building closures: its cost,
+ * whether it can fail, whether its cost depends on the data (metered), what it charges a budget at its
+ * level, whether its work grows with the datum; and for the whole filter (`filterFacts`, the public
+ * `Filter.facts`) its top-level conjuncts and its key leaf. The tree has the compiled plan's shape
  * (`not` runs folded, De Morgan applied, memberships fused, operands that cannot fail reordered
- * cheapest first), so that static questions (a `FilterSet`'s key leaf, a split for a server) take
- * no slot of closure copies (`clones.ts`). The rules are here once: the compiler builds each plan
- * node's facts with this module's node rules (`matchNode`, `junctionFacts`, `membershipNode`, …),
- * reorders with `reorderBy`, fuses with `membershipKey`, and reads selectors' static types with
- * `semantics/path.ts`. It lives beside the compiler because it reads the compiler's other rules
- * (`common.ts`, `fast.ts`); the property tests compare its tree with `compileAst`'s plan.
+ * cheapest first). The rules are here once: the compiler builds each plan node with this module's
+ * node rules (`matchNode`, `junctionFacts`, `membershipNode`, …), reorders with `reorderBy`, fuses
+ * with `membershipKey`, and charges budgets by `charge`; `FilterSet`, `split` and the server read
+ * `filterFacts`, which takes no slot of closure copies. Selectors' static types come from `path.ts`.
+ * The property tests compare this tree with `compileAst`'s plan.
  */
 import type { CollectionExpr, Expr, MatchExpr } from "../syntax/ast.js";
 import { notRun } from "../syntax/ast.js";
-import { boundNames } from "../syntax/reads.js";
-import { OPERATORS } from "../semantics/operators.js";
-import { OPERATIONS, staticTest, type BaseOp } from "../semantics/table.js";
-import type { Site } from "../semantics/match-errors.js";
-import { literalValue } from "../semantics/values.js";
-import { fieldOf, type Type } from "../semantics/schema.js";
-import { boundType, concrete, pathFrom, placeholderClash } from "../semantics/path.js";
-import { compilePattern } from "../semantics/regex.js";
-import { selectorKeys, type EvaluationRules } from "./common.js";
-import { membershipFusable } from "./fast.js";
+import { OPERATORS } from "./operators.js";
+import { OPERATIONS, staticTest, type BaseOp } from "./table.js";
+import type { Site } from "./match-errors.js";
+import { literalValue } from "./values.js";
+import { fieldOf, type Type } from "./schema.js";
+import { bind, boundType, concrete, lookup, pathFrom, selectorKeys, type Scope } from "./path.js";
+import { compilePattern } from "./regex.js";
+import type { EvaluationRules } from "./rules.js";
 
 /** A node of the compiled plan as far as cost and failure go: `PlanNode` without its label. */
 export interface PlanFacts {
@@ -30,6 +29,13 @@ export interface PlanFacts {
   readonly infallible: boolean;
   /** True when its cost depends on the data (a regular expression's test): it is never reordered. */
   readonly metered: boolean;
+  /**
+   * The steps it charges an evaluation's budget at its own level: one per match test outside the
+   * bodies of `any`/`all` (a body charges its own, per element).
+   */
+  readonly charge: number;
+  /** True when its work can grow with the datum: it holds an `any`/`all` (over a list's length) or a regular expression (over a text's length). */
+  readonly grows: boolean;
   readonly children: readonly PlanFacts[];
 }
 
@@ -66,16 +72,111 @@ export function collectionDepth(e: Expr): number {
   return max;
 }
 
-/** The facts of the plan of a program that runs the interpreter (collections nested too deep). */
-export const INTERPRETED_FACTS: PlanFacts = { cost: 20, infallible: false, metered: false, children: [] };
+/** The facts of the plan of `ast` when it runs the interpreter (collections nested too deep). */
+export function interpretedFacts(ast: Expr): PlanFacts {
+  return { cost: 20, infallible: false, metered: false, charge: levelMatches(ast), grows: true, children: [] };
+}
+
+/** The number of match tests of `e`'s own level: not inside collection bodies. Iterative (no recursion). */
+export function levelMatches(e: Expr): number {
+  let count = 0;
+  const stack: Expr[] = [e];
+  while (stack.length > 0) {
+    const x = stack.pop()!;
+    switch (x.kind) {
+      case "match":
+        count++;
+        break;
+      case "not":
+        stack.push(x.operand);
+        break;
+      case "and":
+      case "or":
+        for (const o of x.operands) stack.push(o);
+        break;
+      case "collection":
+        break;
+    }
+  }
+  return count;
+}
 
 /**
  * The facts of each node of the plan `compileAst(ast, source, root, options)` would build, equal to
  * its plan's `cost`, `infallible` and `metered` node by node, without compiling.
  */
 export function planFacts(ast: Expr, source: string, root: Type, options: EvaluationRules = {}): PlanFacts {
-  if (!closable(ast, source)) return INTERPRETED_FACTS;
+  if (!closable(ast, source)) return interpretedFacts(ast);
   return exprFacts(ast, { source, root, options, scope: [] }, false);
+}
+
+/** What a filter means statically, found in one pass over its AST without building closures. */
+export interface FilterFacts {
+  /** It can raise an evaluation error on some datum (a missing key, a value of another type, a budget). */
+  readonly canFail: boolean;
+  /** Its cost depends on the data: it tests a regular expression (charged by the text's length). */
+  readonly metered: boolean;
+  /** Relative cost estimate of one evaluation (the compiled plan's). */
+  readonly cost: number;
+  /** The steps one evaluation charges a budget before anything runs: one per match test outside `any`/`all` bodies. */
+  readonly levelCharge: number;
+  /** Its work on one datum can grow with the datum: it holds an `any`/`all` or a regular expression. */
+  readonly growsWithItems: boolean;
+  /** The top-level conjuncts (nested `and`s flattened, `conjuncts`), in source order, each with its facts. */
+  readonly conjuncts: readonly ConjunctFacts[];
+  /**
+   * The first conjunct that is an equality (`S == value`) and cannot fail, when every conjunct before
+   * it cannot fail either: wherever it is false, the filter is false. An index of filters can key on it.
+   */
+  readonly keyLeaf: KeyLeaf | undefined;
+}
+
+/** A top-level conjunct and what it says. */
+export interface ConjunctFacts {
+  readonly expr: Expr;
+  readonly canFail: boolean;
+  readonly metered: boolean;
+}
+
+/** A filter's key leaf (`FilterFacts.keyLeaf`). */
+export interface KeyLeaf {
+  readonly match: MatchExpr;
+  /** The selector reads a string field through records only (none behind a pointer): `value === text` decides it. */
+  readonly stringField: boolean;
+  /** A conjunct before it is metered: with a budget, it may fail there before the leaf is reached. */
+  readonly afterMetered: boolean;
+}
+
+/** The facts of the filter `ast` (parsed from `source`) over `root` with `options`, as `compileAst` would plan it. */
+export function filterFacts(ast: Expr, source: string, root: Type, options: EvaluationRules = {}): FilterFacts {
+  const env: FactsEnv = { source, root, options, scope: [] };
+  const conjuncts: ConjunctFacts[] = [];
+  // The top-level and-chain as `exprFacts` walks it, keeping each conjunct's facts on the way.
+  const top = (e: Expr): PlanFacts => {
+    if (e.kind === "and") {
+      const parts = e.operands.map(top);
+      return parts.length === 1 ? parts[0]! : junctionFacts(reorderFacts(parts));
+    }
+    const f = closable(e, source) ? exprFacts(e, env, false) : interpretedFacts(e);
+    conjuncts.push({ expr: e, canFail: !f.infallible, metered: f.metered });
+    return f;
+  };
+  const whole = top(ast);
+  const plan = closable(ast, source) ? whole : interpretedFacts(ast);
+  return { canFail: !plan.infallible, metered: plan.metered, cost: plan.cost, levelCharge: plan.charge, growsWithItems: plan.grows, conjuncts, keyLeaf: keyLeafOf(conjuncts, root) };
+}
+
+function keyLeafOf(conjuncts: readonly ConjunctFacts[], root: Type): KeyLeaf | undefined {
+  let afterMetered = false;
+  for (const { expr: c, canFail, metered } of conjuncts) {
+    if (canFail) return undefined;
+    if (c.kind === "match" && c.op === "==" && c.value !== undefined) {
+      const path = pathFrom(root, selectorKeys(c.selector));
+      return { match: c, stringField: path.infallible && path.type?.kind === "string", afterMetered };
+    }
+    afterMetered ||= metered;
+  }
+  return undefined;
 }
 
 /** What the facts of a node depend on besides the node. */
@@ -84,24 +185,12 @@ interface FactsEnv {
   readonly root: Type;
   readonly options: EvaluationRules;
   /** Bound names, innermost last. */
-  readonly scope: readonly BoundName[];
-}
-
-/** A bound name: its static type when known; `hidden` for the value of `any k as k, v` (reading fails). */
-interface BoundName {
-  readonly name: string;
-  readonly type: Type | undefined;
-  readonly hidden: boolean;
-}
-
-function findBound(env: FactsEnv, name: string): BoundName | undefined {
-  for (let i = env.scope.length - 1; i >= 0; i--) if (env.scope[i]!.name === name) return env.scope[i];
-  return undefined;
+  readonly scope: Scope;
 }
 
 /** A node; metered when it says so or when one of its children is. */
-function node<P extends PlanFacts>(cost: number, infallible: boolean, children: readonly P[], metered = false): PlanFacts & { readonly children: readonly P[] } {
-  return { cost, infallible, metered: metered || children.some((c) => c.metered), children };
+function node<P extends PlanFacts>(cost: number, infallible: boolean, children: readonly P[], metered: boolean, charge: number, grows: boolean): PlanFacts & { readonly children: readonly P[] } {
+  return { cost, infallible, metered: metered || children.some((c) => c.metered), charge, grows, children };
 }
 
 function exprFacts(e: Expr, env: FactsEnv, negate: boolean): PlanFacts {
@@ -153,6 +242,11 @@ export function disjunctRuns(operands: readonly Expr[], keyOf: (e: Expr) => stri
   return runs;
 }
 
+/** True when the membership fast path fuses `key == texts[0] or …` (the key is no property of every object, no text is empty). */
+export function membershipFusable(key: string, texts: readonly string[]): boolean {
+  return !(key in Object.prototype || texts.some((t) => t === ""));
+}
+
 /** The texts of a run of `K == "text"` (`disjunctRuns`). */
 export const equalityTexts = (run: readonly Expr[]): string[] => run.map((o) => (o as MatchExpr).value!.text);
 
@@ -169,7 +263,7 @@ export function membershipKey(e: Expr, root: Type, options: EvaluationRules, isB
 }
 
 function equalityKey(e: Expr, env: FactsEnv): string | undefined {
-  return membershipKey(e, env.root, env.options, (name) => findBound(env, name) !== undefined);
+  return membershipKey(e, env.root, env.options, (name) => lookup(env.scope, name) !== undefined);
 }
 
 /** An operand that may run earlier or later than written: it cannot fail and its cost does not depend on the data. */
@@ -216,17 +310,21 @@ function reorderFacts(parts: PlanFacts[]): PlanFacts[] {
  * plan nodes with them (`compile.ts`), and `planFacts` its tree of facts.
  */
 
-/** An `and` or `or` of `parts` (in their order, reordered already): costs add up; it fails if one can, is metered if one is. */
+/** An `and` or `or` of `parts` (in their order, reordered already): costs and charges add up; it fails if one can, is metered (grows) if one is. */
 export function junctionFacts<P extends PlanFacts>(parts: readonly P[]): PlanFacts & { readonly children: readonly P[] } {
   let cost = 0;
   let infallible = true;
   let metered = false;
+  let charge = 0;
+  let grows = false;
   for (const p of parts) {
     cost += p.cost;
     infallible &&= p.infallible;
     metered ||= p.metered;
+    charge += p.charge;
+    grows ||= p.grows;
   }
-  return { cost, infallible, metered, children: parts };
+  return { cost, infallible, metered, charge, grows, children: parts };
 }
 
 /** What a selector's reading is, statically: the compiler's `compileSelector` without its reader. */
@@ -246,7 +344,7 @@ function selectorFacts(owner: MatchExpr | CollectionExpr, env: FactsEnv): Select
   const keys = selectorKeys(owner.selector);
   const unknown = "unknownValue" in env.options;
   const strict = env.options.missingLeafIsError === true;
-  const bound = findBound(env, keys[0]!);
+  const bound = lookup(env.scope, keys[0]);
   if (bound?.hidden) return DYNAMIC;
   if (bound) {
     const type = unknown ? undefined : pathFrom(bound.type, keys.slice(1), 1).type;
@@ -279,18 +377,18 @@ function matchFacts(e: MatchExpr, env: FactsEnv): PlanFacts {
  */
 export function matchNode(base: BaseOp, sel: { readonly infallible: boolean; readonly dynamic: boolean }, known: { readonly cost: number } | undefined): PlanFacts {
   const metered = base === "matches";
-  if (sel.dynamic) return node(OPERATIONS[base].cost, false, [], metered);
-  return node(known?.cost ?? OPERATIONS[base].cost, known !== undefined && sel.infallible, [], metered);
+  if (sel.dynamic) return node(OPERATIONS[base].cost, false, [], metered, 1, metered);
+  return node(known?.cost ?? OPERATIONS[base].cost, known !== undefined && sel.infallible, [], metered, 1, metered);
 }
 
 /** A collection expression over `body`: it costs 20 more than its body and can always fail (a value that is no collection). */
 export function collectionNode<P extends PlanFacts>(body: P): PlanFacts & { readonly children: readonly P[] } {
-  return node(20 + body.cost, false, [body]);
+  return node(20 + body.cost, false, [body], false, 0, true);
 }
 
 /** The negation of a collection expression `c`: the same facts. */
 export function negatedNode<P extends PlanFacts>(c: PlanFacts & { readonly children: readonly P[] }): PlanFacts & { readonly children: readonly P[] } {
-  return node(c.cost, c.infallible, c.children);
+  return node(c.cost, c.infallible, c.children, false, c.charge, c.grows);
 }
 
 /**
@@ -299,16 +397,13 @@ export function negatedNode<P extends PlanFacts>(c: PlanFacts & { readonly child
  * after the operands written after it); a longer set, what they all do.
  */
 export function membershipNode<P extends PlanFacts>(group: readonly PlanFacts[], general: PlanFacts & { readonly children: readonly P[] }): PlanFacts & { readonly children: readonly P[] } {
-  return node(group.length <= 3 ? group[0]!.cost : general.cost, general.infallible, general.children);
+  return node(group.length <= 3 ? group[0]!.cost : general.cost, general.infallible, general.children, false, general.charge, general.grows);
 }
 
 function collectionFacts(e: CollectionExpr, env: FactsEnv): PlanFacts {
   const sel = selectorFacts(e, env);
-  const clash = placeholderClash(e.binding, e.selector);
-  const inner: FactsEnv = {
-    ...env,
-    scope: [...env.scope, ...boundNames(e.binding).map((n): BoundName => ({ name: n.name, type: bindingType(n.role, sel.type, sel.dynamic), hidden: clash.hidden && n.role === "value" }))],
-  };
+  const names = bind(e.binding, e.selector, sel.type).map((n) => ({ ...n, type: n.hidden ? undefined : bindingType(n.role, sel.type, sel.dynamic) }));
+  const inner: FactsEnv = { ...env, scope: [...env.scope, ...names] };
   return collectionNode(exprFacts(e.body, inner, false));
 }
 
