@@ -2,14 +2,14 @@
  * `filter-check` given files and file patterns as arguments, as eslint is (issue 43): the real binary
  * in a directory of its own, through a real shell where the shell expands the pattern. The rule that
  * tells an expression from a file (src/cli/inputs.ts), patterns matching nothing, files named twice,
- * and `--fix` writing back through a pattern.
+ * `--fix` writing back through a pattern, and code frames numbered with the file's lines.
  */
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runChild } from "../support/child.js";
-import { CLI, childEnv, runBinary, type Result } from "./helpers.js";
+import { CLI, childEnv, jsonLines, runBinary, type Result } from "./helpers.js";
 
 /** A fresh directory holding `files` (path → text). */
 function tree(files: Record<string, string>): string {
@@ -152,3 +152,26 @@ describe("an expression or a file: the rule", () => {
   });
 });
 
+describe("code frames numbered with the input's lines", () => {
+  it("a file's frame shows the file's line, the gutter as wide as its number; JSON says the same place", async () => {
+    const d = tree({ "long.txt": `${"\n".repeat(11)}Priority == high\n` });
+    const r = await runBinary(["--schema", "job", "long.txt"], { cwd: d });
+    expect(r.stdout).toContain(
+      ['  error[invalid-literal] long.txt:12:13: "high" is not a valid signed integer for Priority', "    12 | Priority == high", "       |             ^^^^"].join("\n"),
+    );
+    const json = await runBinary(["--schema", "job", "--format", "json", "long.txt"], { cwd: d });
+    expect(jsonLines(json.stdout)).toMatchObject([{ filePath: "long.txt", line: 12, errors: [{ line: 12, column: 13, endLine: 12, endColumn: 17 }] }]);
+  });
+
+  it("through a pattern too: filters/a.txt:5:13 shows 5 | …", async () => {
+    const r = await cli(["--schema", "job", "filters/*.txt"]);
+    expect(r.stdout).toContain('error[invalid-literal] filters/a.txt:5:13: "high" is not a valid signed integer for Priority\n    5 | Priority == high\n      |             ^^^^\n');
+  });
+
+  it("standard input: stdin:5:13 shows 5 | …; an argument keeps 1 | …", async () => {
+    const r = await cli(["--schema", "job"], "\n\n# x\n\nPriority == high\n");
+    expect(r.stdout).toContain('error[invalid-literal] stdin:5:13: "high" is not a valid signed integer for Priority\n    5 | Priority == high\n      |             ^^^^\n');
+    const arg = await cli(["--schema", "job", "Priority == high"]);
+    expect(arg.stdout).toContain("at 1:13: \"high\" is not a valid signed integer for Priority\n    1 | Priority == high\n      |             ^^^^\n");
+  });
+});
