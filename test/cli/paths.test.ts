@@ -135,6 +135,12 @@ describe("an expression or a file: the rule", () => {
     expect(r.stdout).toMatch(/^expression 1: invalid, 1 error\n/);
   });
 
+  it("a directory is no file: an invalid expression, with a note giving a pattern for its files", async () => {
+    const r = await cli(["more"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`filter-check: note: "more" is a directory, read as an expression; to check the files in it, give a pattern such as 'more/**/*.txt'\n`);
+  });
+
   it("files and expressions are not mixed: a usage error that says which is which", async () => {
     const r = await cli(["filters/b.txt", 'Status == "running"']);
     expect(r).toMatchObject({ code: 2, stdout: "" });
