@@ -31,7 +31,7 @@ export interface Options {
   readonly sql: "postgres" | "sqlite" | undefined;
   /** `--fix`: print (with `--file`, write back) each expression with every fix applied. */
   readonly fix: boolean;
-  /** `--file` (repeatable): read the expressions from these files, one a line, in order, instead of standard input. */
+  /** `--file` (repeatable): read the expressions from these files or file patterns, one a line, in order, instead of standard input. */
   readonly files: readonly string[];
   /** Leave warnings out of the report. */
   readonly noWarnings: boolean;
@@ -41,14 +41,18 @@ export interface Options {
   readonly target: Target | undefined;
   /** `--split` (with `--target`): print the part for that release's server and the residual. */
   readonly split: boolean;
-  /** Expressions given as arguments. */
+  /** The positional arguments: expressions, files or file patterns (src/cli/inputs.ts tells which). */
   readonly expressions: readonly string[];
 }
 
-export const USAGE = `Usage: filter-check [options] [EXPRESSION...]
+export const USAGE = `Usage: filter-check [options] [EXPRESSION... | FILE... | PATTERN...]
 
 Checks filter expressions (the scheduler's filter= language) and optionally runs them on data.
-With no EXPRESSION, reads one expression per line from standard input (blank lines are skipped).
+An argument is an EXPRESSION when it parses as one; else a FILE of expressions, one a line (blank
+lines and # lines skipped), when a file has that name; else a PATTERN of files when it has *, ?, [
+or { and no spaces ('filters/**/*.txt'; ** does not enter node_modules or dot directories); else an
+(invalid) expression. Give expressions or files, not both. With no argument, reads one expression
+per line from standard input.
 
 Options:
   --schema job|deployment|FILE  check against the job or deployment record, or a schema file
@@ -63,9 +67,10 @@ Options:
   --sql postgres|sqlite         print the SQL condition that narrows a table of JSON documents
                                 (column doc) to the rows the filter may accept (docs/sql.md)
   --fix                         print each expression with every fix applied (quoting, operators,
-                                list literals, misspelt fields, guarded map keys; docs/cli.md)
-  --file FILE                   read the expressions from FILE, one a line (repeat it for more
-                                files); with --fix, write the fixed expressions back to FILE
+                                list literals, misspelt fields, guarded map keys; docs/cli.md);
+                                expressions read from files are written back to them
+  --file FILE|PATTERN           read the expressions from FILE or the files of PATTERN, one a line
+                                (repeat it for more); with --fix, write the fixed expressions back
   --target RELEASE              check and evaluate as that release: nomad@1.10.5, go-bexpr@0.1.12
                                 (flags what it lacks and what it answers differently; docs/cli.md)
   --split                       with --target, print the part of the filter to send to a server of
@@ -76,11 +81,13 @@ Options:
   -v, --version                 print the version and exit
 
 Exit status: 0 all valid (and evaluated without error), 1 an expression is invalid or failed
-to evaluate, 2 usage error (bad option, unreadable file, invalid schema file).
+to evaluate, 2 usage error (bad option, unreadable file, a pattern matching no file, invalid
+schema file).
 
 Examples:
   filter-check --schema job 'Status == "running" and "dc1" in Datacenters'
   printf '%s\\n' 'Priority == 50' 'Name matches "^web"' | filter-check --format json
+  filter-check --schema job filters/*.txt 'more/**/*.txt'
   filter-check --schema job --data jobs.json 'Periodic == true'
   curl -s localhost:4646/v1/jobs | filter-check --schema job --data - --count 'Type == batch'
 `;
@@ -129,9 +136,6 @@ export function parseCommandLine(argv: readonly string[]): Options {
   if (v.why && v.count) throw new UsageError("--why and --count do not go together");
   const files = v.file ?? [];
   if (files.includes("")) throw new UsageError("--file needs a file name");
-  if (files.length > 0 && parsed.positionals.length > 0) {
-    throw new UsageError("--file reads the expressions from the file: give no EXPRESSION arguments");
-  }
   if (v.fix && v.data !== undefined) throw new UsageError("--fix and --data do not go together: fix the expression first");
   if (v.sql !== undefined && v.sql !== "postgres" && v.sql !== "sqlite") {
     throw new UsageError(`--sql must be "postgres" or "sqlite", not ${JSON.stringify(v.sql)}`);

@@ -9,7 +9,7 @@ import { UsageError } from "./args.js";
 export interface Expression {
   readonly text: string;
   readonly label: string;
-  /** The file it was read from (`--file`), `<stdin>`, or undefined for an argument. */
+  /** The file it was read from (`--file` or a file argument), `<stdin>`, or undefined for an argument. */
   readonly file: string | undefined;
   /** Its line in that input (1 for an argument): a position in the expression at line 1 is at this line. */
   readonly line: number;
@@ -31,8 +31,25 @@ export async function readExpressions(args: readonly string[], stdin: Readable &
   return expressionLines(await readAll(stdin), "stdin", "<stdin>");
 }
 
-/** The expressions of a text, one a line (blank lines and `#` lines skipped), labelled `NAME:LINE`. */
+/**
+ * The expressions of the files, in order. A file may hold none (only comments, say: a pattern may
+ * match such a file); none in all of them is a usage error.
+ */
+export function fileExpressions(files: readonly { readonly name: string; readonly text: string }[]): Expression[] {
+  const out = files.flatMap((f) => linesOf(f.text, f.name, f.name));
+  if (out.length === 0) throw new UsageError(`no expression in ${files.map((f) => f.name).join(", ")} (one a line; blank lines and # comments are skipped)`);
+  return out;
+}
+
+/** The expressions of a text, one a line (blank lines and `#` lines skipped), labelled `NAME:LINE`; none is a usage error. */
 export function expressionLines(text: string, name: string, file = name): Expression[] {
+  const out = linesOf(text, name, file);
+  if (out.length === 0) throw new UsageError(`no expression ${name === "stdin" ? "on standard input" : `in ${name}`} (one a line; blank lines and # comments are skipped)`);
+  return out;
+}
+
+/** The expressions of a text, one a line, labelled `NAME:LINE`. */
+function linesOf(text: string, name: string, file: string): Expression[] {
   const out: Expression[] = [];
   text
     .replace(/^\uFEFF/, "")
@@ -43,7 +60,6 @@ export function expressionLines(text: string, name: string, file = name): Expres
       if (trimmed === "" || trimmed.startsWith("#")) return;
       out.push({ text: expression, label: `${name}:${i + 1}`, file, line: i + 1 });
     });
-  if (out.length === 0) throw new UsageError(`no expression ${name === "stdin" ? "on standard input" : `in ${name}`} (one a line; blank lines and # comments are skipped)`);
   return out;
 }
 

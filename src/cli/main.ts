@@ -13,9 +13,10 @@ import type { RawItem } from "./data/split.js";
 import { whyJson, whyText } from "./data/why.js";
 import { fromError } from "./diagnostics.js";
 import { explainText } from "./explain.js";
-import { expressionLines, readExpressions } from "./expressions.js";
+import { fileExpressions, readExpressions } from "./expressions.js";
 import { fixMode, type InputFile } from "./fix.js";
 import { jsonError, reportJson } from "./format/json.js";
+import { resolveInputs } from "./inputs.js";
 import { diagnosticText, reportText, summaryText } from "./format/text.js";
 import { BufferedWriter, writeAll, type Io, type OutStream } from "./io.js";
 import { loadSchema } from "./schema-file.js";
@@ -43,9 +44,10 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     }
     const schema = await loadSchema(options.schema);
     const stdinTaken = options.data === "-";
+    const inputs = await resolveInputs(options.expressions, options.files);
     const files: InputFile[] = [];
-    for (const name of options.files) files.push({ name, text: await readExpressionFile(name) });
-    const expressions = files.length > 0 ? files.flatMap((f) => expressionLines(f.text, f.name)) : await readExpressions(options.expressions, io.stdin, stdinTaken);
+    for (const name of inputs.files) files.push({ name, text: await readExpressionFile(name) });
+    const expressions = files.length > 0 ? fileExpressions(files) : await readExpressions(inputs.expressions, io.stdin, stdinTaken);
     if (options.fix) return await fixMode(expressions, { schema, options, files }, io);
     if (options.data !== undefined && expressions.length !== 1) {
       throw new UsageError(`--data evaluates one expression, but ${expressions.length} were given`);
@@ -65,28 +67,36 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
 }
 
 /**
- * A note on standard error for each invalid expression argument that names a file: people write
- * `filter-check filters.txt` for `filter-check --file filters.txt`.
+ * A note on standard error for each expression argument that also names a file (an argument that
+ * parses is an expression, src/cli/inputs.ts, so the file of that name is read only by `--file`) or
+ * a directory (directories are not searched: a pattern names the files in one).
  */
 async function fileNameHints(reports: readonly Report[], io: Io): Promise<void> {
   for (const r of reports) {
     const { text, file } = r.expression;
-    if (r.valid || file !== undefined || !(await isFile(text))) continue;
-    await writeAll(io.stderr, `filter-check: note: ${JSON.stringify(text)} is a file; to check the expressions in it, one a line: filter-check --file ${quoteArg(text)}\n`);
+    if (file !== undefined) continue;
+    const kind = await pathKind(text);
+    if (kind === "file") {
+      await writeAll(io.stderr, `filter-check: note: ${JSON.stringify(text)} is read as an expression (it parses as one); to check the expressions in the file of that name: filter-check --file ${quoteArg(text)}\n`);
+    } else if (kind === "directory") {
+      const pattern = `${text.replace(/\/+$/, "")}/**/*.txt`;
+      await writeAll(io.stderr, `filter-check: note: ${JSON.stringify(text)} is a directory, read as an expression; to check the files in it, give a pattern such as ${quoteArg(pattern, true)}\n`);
+    }
   }
 }
 
-async function isFile(name: string): Promise<boolean> {
+async function pathKind(name: string): Promise<"file" | "directory" | undefined> {
   try {
-    return (await stat(name)).isFile();
+    const s = await stat(name);
+    return s.isDirectory() ? "directory" : s.isFile() ? "file" : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
-/** `name` as a shell word. */
-function quoteArg(name: string): string {
-  return /^[\w./-]+$/.test(name) ? name : `'${name.replace(/'/g, "'\\''")}'`;
+/** `name` as a shell word (`always`: quoted, as a pattern must be to reach the command). */
+function quoteArg(name: string, always = false): string {
+  return !always && /^[\w./-]+$/.test(name) ? name : `'${name.replace(/'/g, "'\\''")}'`;
 }
 
 /** The text of `--file`; an unreadable file is a usage error. */

@@ -1,7 +1,7 @@
 /**
  * `filter-check` over files as eslint users expect: several `--file`s, positions as FILE:LINE:COLUMN
- * (text) and filePath/line/column/endLine/endColumn (JSON), `--fix` saying what it left, a note
- * when a file name is given as an expression, and a suggestion for a misspelt option.
+ * (text) and filePath/line/column/endLine/endColumn (JSON), `--fix` saying what it left, a file
+ * name given as an argument, and a suggestion for a misspelt option.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -73,11 +73,10 @@ describe("filter-check: files", () => {
     expect(clean).toMatchObject({ code: 0, stderr: "" });
   });
 
-  it("a file name given as the expression gets a note pointing to --file", async () => {
+  it("a file name given as an argument is the file (test/cli/paths.test.ts has the rule)", async () => {
     const name = relative(ROOT, a);
     const r = await runBinary(["--schema", "job", name]);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`filter-check: note: ${JSON.stringify(name)} is a file; to check the expressions in it, one a line: filter-check --file ${name}\n`);
+    expect(r).toMatchObject({ code: 0, stdout: `${name}:2: valid\n`, stderr: "" });
     // No note for an expression that merely looks like a path, nor for a valid one.
     expect((await run(["no/such/file.txt"])).stderr).toBe("");
     expect((await run(["Status"])).stderr).toBe("");

@@ -23,6 +23,8 @@ export interface RunOptions {
   readonly input?: string;
   /** Environment variables to add (colour variables are removed unless given here). */
   readonly env?: Record<string, string>;
+  /** The child's working directory (`runBinary`; default: the repository). */
+  readonly cwd?: string;
 }
 
 /** The environment of a child: the parent's, without colour settings. */
@@ -34,8 +36,8 @@ export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
 }
 
 /** Starts the CLI; the caller drives its streams. */
-export function start(args: readonly string[], env: Record<string, string> = {}): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: childEnv(env) });
+export function start(args: readonly string[], env: Record<string, string> = {}, cwd = ROOT): ChildProcessWithoutNullStreams {
+  return spawn(process.execPath, [CLI, ...args], { cwd, env: childEnv(env) });
 }
 
 /** A stream that keeps what is written to it. */
@@ -62,7 +64,7 @@ export async function run(args: readonly string[], options: RunOptions = {}): Pr
 /** Runs the real binary to completion in a child process. */
 export function runBinary(args: readonly string[], options: RunOptions = {}): Promise<Result> {
   return new Promise((resolve, reject) => {
-    const child = start(args, options.env);
+    const child = start(args, options.env, options.cwd);
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));

@@ -14,7 +14,7 @@ describe("filter-check: options", () => {
     for (const flag of ["--help", "-h"]) {
       const r = await runBinary([flag]);
       expect(r.code).toBe(0);
-      expect(r.stdout).toMatch(/^Usage: filter-check \[options\] \[EXPRESSION\.\.\.\]/);
+      expect(r.stdout).toMatch(/^Usage: filter-check \[options\] \[EXPRESSION\.\.\. \| FILE\.\.\. \| PATTERN\.\.\.\]/);
       for (const option of ["--schema", "--format", "--data", "--count", "--explain", "--strict", "--no-warnings", "--version"]) {
         expect(r.stdout).toContain(option);
       }

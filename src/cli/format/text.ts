@@ -5,7 +5,7 @@
  * ```
  * expression 1: invalid, 1 error
  *   error[unknown-field] at 1:1: "Stauts" is not a field of JobListStub; did you mean "Status"?
- *   (read from a file: error[unknown-field] filters.txt:4:1: …)
+ *   (read from a file: error[unknown-field] filters.txt:4:1: …, and the frame's line is 4 | …)
  *     1 | Stauts == "running"
  *       | ^^^^^^
  *     hint: replace it with Status; the fields of JobListStub are ID, ParentID, ...
@@ -40,7 +40,7 @@ export function diagnosticText(d: Diagnostic, source: string, style: Style, inde
   const paint = d.severity === "error" ? style.error : style.warning;
   const where = expression?.file === undefined ? `at ${d.line}:${d.column}` : inputPosition(expression, d.column);
   const head = `${indent}${paint(`${d.severity}[${d.code}]`)} ${style.dim(where)}: ${prefix}${d.summary}`;
-  const frame = renderCodeFrame(source, d.span)
+  const frame = numberedFrame(renderCodeFrame(source, d.span), expression?.file === undefined ? 0 : expression.line - 1)
     .split("\n")
     .map((line, i) => {
       const bar = line.indexOf(" | ");
@@ -54,6 +54,23 @@ export function diagnosticText(d: Diagnostic, source: string, style: Style, inde
   // A fix is shown unless the hint already says it.
   for (const f of d.fixes) if (!d.hint?.includes(f.title)) lines.push(`${indent}  ${style.hint("fix:")} ${f.title} (filter-check --fix)`);
   return lines.join("\n");
+}
+
+/**
+ * A code frame of `renderCodeFrame` with its line numbers moved down by `offset`: the lines of the
+ * file (or standard input) an expression was read from, `4 | Priority == high` for its line 4, the
+ * gutter as wide as the widest number. `offset` 0 leaves the frame as it is.
+ */
+export function numberedFrame(frame: string, offset: number): string {
+  if (offset === 0) return frame;
+  const rows = frame.split("\n").map((row) => {
+    const bar = row.indexOf(" | ");
+    if (bar < 0) return { gutter: undefined, rest: row };
+    const number = row.slice(0, bar).trim();
+    return { gutter: /^\d+$/.test(number) ? String(Number(number) + offset) : "", rest: row.slice(bar) };
+  });
+  const width = Math.max(0, ...rows.map((r) => r.gutter?.length ?? 0));
+  return rows.map((r) => (r.gutter === undefined ? r.rest : `${r.gutter.padStart(width)}${r.rest}`)).join("\n");
 }
 
 /** The report of one expression. */
