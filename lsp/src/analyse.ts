@@ -10,7 +10,7 @@
 import { checkAst, diagnose, FilterError, parse, t, type Diagnostic, type Schema, type Target } from "filter-expr";
 
 /** The longest filter that gets `diagnose` with its fixes and warnings. */
-export const FULL_LIMIT = 2_000;
+export const FULL_LIMIT = 1_000;
 
 /** The findings of a filter, and whether they were limited to errors. */
 export interface Analysis {
