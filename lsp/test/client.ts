@@ -29,8 +29,9 @@ export interface Client {
   stop(): Promise<number | null>;
 }
 
-export async function startClient(initializationOptions?: unknown, rootUri: string | null = null): Promise<Client> {
-  const child = spawn(process.execPath, [MAIN, "--stdio"], { stdio: ["pipe", "pipe", "inherit"] });
+/** Starts the server (`command`: the built one by default, or an installed bin) and initializes it. */
+export async function startClient(initializationOptions?: unknown, rootUri: string | null = null, command: readonly string[] = [process.execPath, MAIN]): Promise<Client> {
+  const child = spawn(command[0]!, [...command.slice(1), "--stdio"], { stdio: ["pipe", "pipe", "inherit"] });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
   const published = new Map<string, PublishDiagnosticsParams>();
