@@ -1,7 +1,8 @@
 import { defineConfig } from "vitest/config";
 import { LIBRARY_BUILD, SUITE } from "./test/support/suite-options.js";
 
-// One `npm test` for both packages of the repository: the library (this folder) and the server (server/).
+// One `npm test` for the packages of the repository: the library (this folder), the server (server/)
+// and the language server (lsp/).
 export default defineConfig({
   test: {
     reporters: ["default", "./test/support/summary-reporter.ts"],
@@ -27,6 +28,7 @@ export default defineConfig({
         },
       },
       "server/vitest.config.ts",
+      "lsp/vitest.config.ts",
     ],
   },
 });

@@ -44,6 +44,7 @@ export {
 } from "./errors.js";
 export { ERROR_CODES } from "./messages.js";
 export { schemas, t, typeName, fieldOf, type Schema, type Type, type RecordType } from "./semantics/schema.js";
+export { schemaFromJson, SchemaJsonError } from "./semantics/schema-json.js";
 export type { JobListStub, JobSummary, JobChildrenSummary, TaskGroupSummary, Multiregion, Deployment, DeploymentState } from "./semantics/records.js";
 export { checkAst } from "./semantics/check.js";
 export { interpret } from "./evaluate/interpret.js";
@@ -64,6 +65,7 @@ export { diagnose, fixAll, type DiagnoseOptions, type FixAllResult } from "./fix
 export { applyFix, applyEdits } from "./fix/apply.js";
 export { quote, quoteRegex, escapeRegex } from "./fix/quote.js";
 export { selectorAt, type SelectorInfo } from "./fix/hover.js";
+export { completionsAt, type Completion, type Completions, type CompleteOptions } from "./fix/complete.js";
 export type { Diagnostic, Fix, TextEdit } from "./fix/types.js";
 
 // SQL pushdown (docs/sql.md)

@@ -7,9 +7,10 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compile, schemas } from "../src/index.js";
 import { HANG_MS } from "./support/wait.js";
+import { startClient } from "../lsp/test/client.js";
 
-// Both packages as a user gets them: `npm pack`, then `npm install` of the tarballs into empty projects
-// outside the repository, used from CommonJS, ESM and strict TypeScript, and both binaries run.
+// The packages as a user gets them: `npm pack`, then `npm install` of the tarballs into empty projects
+// outside the repository, used from CommonJS, ESM and strict TypeScript, and their binaries run.
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
 /** What the library may bring along: its two dependencies and theirs. */
@@ -18,6 +19,7 @@ const LIBRARY_TREE = /^(filter-expr|chevrotain|@chevrotain\/[a-z-]+|lodash-es|re
 let work = "";
 let library: Packed;
 let server: Packed;
+let lsp: Packed;
 /** An empty project with only the library's tarball installed, and what `npm install` printed. */
 let app = "";
 let installOutput = "";
@@ -82,6 +84,7 @@ beforeAll(async () => {
   writeFileSync(join(work, "empty-npmrc"), "");
   library = await pack([]);
   server = await pack(["--workspace", "filter-server"]);
+  lsp = await pack(["--workspace", "filter-expr-lsp"]);
   app = project("app");
   const install = await npm(["install", "--no-package-lock", library.file], app);
   expect(install.status, install.stderr).toBe(0);
@@ -231,5 +234,19 @@ describe("the server's tarball, installed with the library's", () => {
     } finally {
       child.kill("SIGKILL");
     }
+  });
+});
+
+describe("the language server's tarball, installed with the library's", () => {
+  it("installs without a warning (no EBADENGINE), shares the library's one copy, and publishes diagnostics from its binary", async () => {
+    const dir = project("lsp-app");
+    const install = await npm(["install", "--no-package-lock", library.file, lsp.file], dir);
+    expect(install.status, install.stderr).toBe(0);
+    expect(install.stdout + install.stderr).not.toMatch(/warn/i);
+    expect(existsSync(join(dir, "node_modules", "filter-expr-lsp", "node_modules", "filter-expr"))).toBe(false);
+    const client = await startClient({ schema: "job" }, null, [join(dir, "node_modules", ".bin", "filter-expr-lsp")]);
+    client.open("file:///app/a.filter", 'Stauts == "running"\n');
+    expect((await client.diagnostics("file:///app/a.filter")).map((d) => d.code)).toEqual(["unknown-field"]);
+    expect(await client.stop()).toBe(0);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * vitest's global setup (vitest.config.ts): the builds the tests start as processes — the library's
- * `dist/` (filter-check, and what the server's bin imports) and the server's `server/dist/main.js` —
+ * `dist/` (filter-check, and what the server's bin imports) and the server's `server/dist/main.js`, the language
+ * server's `lsp/dist/main.js` —
  * are made anew when a source is newer than them, so a process under test always runs the sources as
  * they are. Both projects' tests import the library's build too
  * (test/support/suite-options.ts). Processes start from the builds because a start through tsx costs
@@ -26,4 +27,5 @@ export function setup(): void {
   done = true;
   buildIfStale();
   buildIfStale("server", "dist/main.js");
+  buildIfStale("lsp", "dist/main.js");
 }
