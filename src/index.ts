@@ -157,7 +157,7 @@ class CompiledFilter<T> implements Filter<T> {
     const steps = budget ?? (maxSteps === undefined ? undefined : { steps: maxSteps });
     // Compiled (`evaluate/trace.ts`) without a budget; the interpreter finds an error's leaf and charges a budget.
     if (steps === undefined) {
-      const explained = (this.#trace ??= compileTrace(this.ast, this.#source, root, options))(datum);
+      const explained = (this.#trace ??= compileTrace(this.ast, this.#source, root, options, this.#clones))(datum);
       if (explained !== undefined) return explained;
     }
     return explainInterpreted(this.ast, this.#source, datum, root, options, steps);

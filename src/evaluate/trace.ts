@@ -30,6 +30,7 @@ import { bothPlaceholderError } from "./common.js";
 import type { EvaluationRules } from "../semantics/rules.js";
 import { bindListElement, bindMapEntry, collectionParts, matchDecision, newEnv, type Env, type Frame, type MatchDecision } from "./compile.js";
 import { closable, collectionDepth, levelMatches } from "../semantics/facts.js";
+import type { Clones } from "./generated/clones.js";
 import type { Explanation, WitnessLeaf } from "./explain.js";
 
 /** A compiled explain: the explanation, or `undefined` when evaluation raised an error. */
@@ -140,13 +141,13 @@ function witnessLeaf(info: LeafInfo, value: unknown, outcome: boolean, elements:
 
 type TraceFn = (d: unknown, f: Frame | undefined, r: Trail) => boolean;
 
-/** Compiles the trace of `ast` (parsed from `source`) for data of type `root`. */
-export function compileTrace(ast: Expr, source: string, root: Type, options: EvaluationRules): Tracer {
+/** Compiles the trace of `ast` (parsed from `source`) for data of type `root`, in the filter's own slot of closure copies (`clones`). */
+export function compileTrace(ast: Expr, source: string, root: Type, options: EvaluationRules, clones: Clones): Tracer {
   if (!closable(ast, source)) return () => undefined;
   let run: TraceFn;
   try {
-    if (collectionDepth(ast) === 0 && levelMatches(ast) <= MAX_FLAT_LEAVES) return compileFlat(ast, newEnv(ast, source, root, options));
-    run = traceExpr(ast, newEnv(ast, source, root, options));
+    if (collectionDepth(ast) === 0 && levelMatches(ast) <= MAX_FLAT_LEAVES) return compileFlat(ast, newEnv(ast, source, root, options, clones));
+    run = traceExpr(ast, newEnv(ast, source, root, options, clones));
   } catch (e) {
     // Nesting deeper than the stack allows (the interpreter's stack is on the heap).
     if (e instanceof RangeError) return () => undefined;

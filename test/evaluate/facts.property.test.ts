@@ -5,6 +5,7 @@ import { compileAst } from "../../src/evaluate/compile.js";
 import { evaluationRules } from "../../src/semantics/rules.js";
 import { interpretedFacts, levelMatches, MAX_COMPILED_NESTING, filterFacts, planFacts, type PlanFacts } from "../../src/semantics/facts.js";
 import { nextClones } from "../../src/evaluate/generated/clones.js";
+import { compileTrace } from "../../src/evaluate/trace.js";
 import { SETTINGS, type FilterSettings } from "../../src/evaluate/settings.js";
 import { NEWEST_TARGET, resolveTarget } from "../../src/releases.js";
 import type { Type } from "../../src/semantics/schema.js";
@@ -138,6 +139,11 @@ describe("static questions take no slot of closure copies", () => {
   it("computing facts takes none", () => {
     const text = "(any Datacenters as d { d matches \"^eu\" }) and Status == \"running\" and Priority == 50";
     expect(between(() => planFacts(parsed(text), text, job))).toBe(true);
+  });
+
+  it("compiling a filter's explain takes none (it runs in the filter's own)", () => {
+    const text = "(any Datacenters as d { d matches \"^eu\" }) and Status == \"running\"";
+    expect(between(() => compileTrace(parsed(text), text, job, {}, SLOT))).toBe(true);
   });
 
   it("splitting a filter takes none", () => {
