@@ -37,6 +37,12 @@ export interface FilterPageOptions<T> {
    * `jsonb` copy. Default: the JSON column.
    */
   read?: string;
+  /**
+   * How a row's JSON text becomes an item. Default `parseJson` (integers beyond ±2^53 as `bigint`).
+   * A server whose other store holds its documents as `JSON.parse` reads them passes `JSON.parse`, so
+   * both stores give the filter the same values.
+   */
+  decode?: (text: string) => unknown;
   /** The unique text key the list is ordered by, bytewise (`COLLATE "C"` on PostgreSQL). Default `id`. */
   key?: string;
   /** Start at the first item whose key is ≥ this (≤ in reverse); "" or absent: from the start. */
@@ -103,8 +109,9 @@ export async function filterPage<T = unknown>(options: FilterPageOptions<T>): Pr
   const ordered = pg ? `${key} COLLATE "C"` : key;
   const dir = options.reverse ? "DESC" : "ASC";
   const read = quoteIdent(options.read ?? column);
+  const decode = options.decode ?? parseJson;
   // The key as a JSON string, which starts with `"`: sql.js and PGlite drop a leading U+FEFF from a text
-  // result (`pg` keeps it). The server's PostgreSQL store rewrites this statement's shape.
+  // result (`pg` keeps it).
   const selectKey = pg ? `SELECT to_json(${key})::text AS k` : `SELECT json_quote(${key}) AS k`;
   const select = `${selectKey}, ${read}${pg ? "::text" : ""} AS d`;
   const keyOf = (row: Record<string, unknown>): string => String(JSON.parse(String(row.k)));
@@ -157,7 +164,7 @@ export async function filterPage<T = unknown>(options: FilterPageOptions<T>): Pr
       if (paused !== undefined) await paused;
       const k = keyOf(row);
       const raw = row.d;
-      const doc = (typeof raw === "string" ? parseJson(raw) : raw) as T;
+      const doc = (typeof raw === "string" ? decode(raw) : raw) as T;
       // Re-checked even when the translation is exact (cheap, and a budget still counts its steps).
       if (!options.filter.evaluate(doc)) continue;
       if (items.length + 1 === want) {

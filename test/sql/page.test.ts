@@ -19,6 +19,20 @@ describe("filterPage", () => {
     await engine.close();
   });
 
+  it("decodes each row's text with decode when given (parseJson by default: integers beyond 2^53 exactly)", async () => {
+    const engine = await openSqlite();
+    await engine.query("CREATE TABLE jobs (id text PRIMARY KEY, doc text NOT NULL)", []);
+    await engine.query("INSERT INTO jobs VALUES (?, ?)", ["a", '{"ID":"a","ModifyIndex":18446744073709551615}']);
+    const filter = compile('ID == "a"', { schema: schemas.job });
+    const exact = await filterPage({ query: engine.query, filter, dialect: "sqlite", table: "jobs", perPage: 0 });
+    expect(exact.items).toEqual([{ ID: "a", ModifyIndex: 18446744073709551615n }]);
+    const decoded: string[] = [];
+    const parsed = await filterPage({ query: engine.query, filter, dialect: "sqlite", table: "jobs", perPage: 0, decode: (text) => (decoded.push(text), JSON.parse(text)) });
+    expect(parsed.items).toEqual([{ ID: "a", ModifyIndex: 18446744073709552000 }]);
+    expect(decoded).toEqual(['{"ID":"a","ModifyIndex":18446744073709551615}']);
+    await engine.close();
+  });
+
   it("asks pause before each row it re-checks, waits for the promise it returns, and stops where it rejects", async () => {
     const engine = await openSqlite();
     await engine.query("CREATE TABLE jobs (id text PRIMARY KEY, doc text NOT NULL)", []);

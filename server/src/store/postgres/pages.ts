@@ -5,7 +5,7 @@
  * statement ran out of time) the same scans read every row in keyset chunks and the filter decides
  * each. Everything here runs inside one read-only snapshot.
  */
-import { filterPage, type PageFilter, type QueryFunction } from "filter-expr";
+import { filterPage, type PageFilter } from "filter-expr";
 import type { ListEndpoint } from "../../lists/endpoints.js";
 import type { Table } from "../../lists/records.js";
 import { planWalk, type Page, type Walk } from "../../lists/paginate.js";
@@ -74,33 +74,6 @@ class FirstMatch {
   constructor(readonly item: unknown) {}
 }
 
-const BODY_SELECT = /^SELECT to_json\(("[a-z_]+")\)::text AS k, "doc"::text AS d FROM /;
-/** `filterPage`'s statement that finds where a range ends: keys only. */
-const KEY_SELECT = /^SELECT to_json\(("[a-z_]+")\)::text AS k FROM /;
-
-/**
- * The query function `filterPage` runs: the same statement, but the rows carry the exact JSON text the
- * list answers with (`body`), parsed as the embedded store holds it, not the jsonb rendering. Each row
- * is parsed when `filterPage` reads it, between its pauses: a chunk of 10,000 rows parsed at once held
- * the event loop for a few hundred milliseconds.
- */
-export function bodyQuery(run: (sql: string, params: unknown[]) => Promise<Record<string, unknown>[]>): QueryFunction {
-  return async (sql, params) => {
-    if (KEY_SELECT.test(sql)) return run(sql, params);
-    if (!BODY_SELECT.test(sql)) throw new Error(`unexpected statement shape from filterPage: ${sql.slice(0, 80)}`);
-    const rows = await run(sql.replace(BODY_SELECT, 'SELECT to_json($1)::text AS k, "body" AS d FROM '), params);
-    return rows.map((row) => {
-      const text = row["d"] as string;
-      return {
-        k: row["k"],
-        get d(): unknown {
-          return JSON.parse(text) as unknown;
-        },
-      };
-    });
-  };
-}
-
 function scopeOf(scan: Scan): ((p: (value: unknown) => string) => string) | undefined {
   if (scan.scope.length === 0) return undefined;
   return (p) => scan.scope.map((s) => `(${s(p)})`).join(" AND ");
@@ -157,7 +130,12 @@ async function keyset(run: Run, scan: Scan, keep: ((item: unknown) => boolean) |
 async function collect(run: Run, scan: Scan, f: ScanFilter | undefined, n: number) {
   if (f !== undefined && f.pushdown) {
     const options = {
-      query: bodyQuery(run),
+      query: run,
+      // The rows carry the exact JSON text the list answers with (`body`), parsed as the embedded
+      // store holds it (`JSON.parse`), not the jsonb rendering the condition reads. Each row is parsed
+      // when `filterPage` re-checks it, between its pauses.
+      read: "body",
+      decode: (text: string) => JSON.parse(text) as unknown,
       filter: f.filter,
       dialect: "postgres" as const,
       table: scan.table,
