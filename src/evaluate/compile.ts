@@ -19,7 +19,7 @@ import { COLLECTION_MISSING, OPERATORS } from "../semantics/operators.js";
 import { dispatchTest, staticTest, type BaseOp, type Test, type TestInput } from "../semantics/table.js";
 import { notACollection, stepError, type Site } from "../semantics/match-errors.js";
 import { literalValue } from "../semantics/values.js";
-import { fieldOf, type RecordType, type Type } from "../semantics/schema.js";
+import type { RecordType, Type } from "../semantics/schema.js";
 import { MISSING, isObject, kindOf, step, typed, walk, type Typed } from "../semantics/select.js";
 import { concrete, elementType, lookup, pathFrom, placeholderClash, selectorKeys, type StaticPath } from "../semantics/path.js";
 import { charge, meteredPattern, type EvaluationBudget } from "./budget.js";
@@ -366,13 +366,12 @@ export function compileSelector(owner: MatchExpr | CollectionExpr, env: Env): Co
  */
 function stepClosures(path: StaticPath, fail: (step: number, f: Parameters<typeof stepError>[2]) => never): StepFn[] {
   const count = path.steps.length;
-  return path.steps.map(({ key, container, from, nullable }, i): StepFn => {
+  return path.steps.map(({ key, container, from, nullable, type: fieldType }, i): StepFn => {
     const missing = i === count - 1 && i > 0;
     const nilFails = (): never => fail(i, { failure: "invalid-path", key, kind: "invalid" });
     switch (container) {
       case "record": {
         const c = concrete(from!) as RecordType;
-        const fieldType = fieldOf(c, key);
         // A nil pointer fails before its record's fields are looked at.
         if (fieldType === undefined) return (v) => (nullable && v === null ? nilFails() : fail(i, { failure: "unknown-field", key, record: c.name }));
         const norm = normalizer(fieldType);
@@ -380,7 +379,7 @@ function stepClosures(path: StaticPath, fail: (step: number, f: Parameters<typeo
         return (v) => norm(hasOwn.call(v, key) ? (v as Record<string, unknown>)[key] : undefined);
       }
       case "map": {
-        const norm = normalizer((concrete(from!) as Extract<Type, { kind: "map" }>).value);
+        const norm = normalizer(fieldType!);
         return (v) => {
           if (v !== null && hasOwn.call(v, key)) return norm((v as Record<string, unknown>)[key]);
           if (nullable && v === null) return nilFails();

@@ -16,7 +16,7 @@ import { OPERATORS } from "./operators.js";
 import { OPERATIONS, staticTest, type BaseOp } from "./table.js";
 import type { Site } from "./match-errors.js";
 import { literalValue } from "./values.js";
-import { fieldOf, type Type } from "./schema.js";
+import type { Type } from "./schema.js";
 import { bind, boundType, concrete, lookup, pathFrom, selectorKeys, type Scope } from "./path.js";
 import { compilePattern } from "./regex.js";
 import type { EvaluationRules } from "./rules.js";
@@ -258,7 +258,7 @@ export function membershipKey(e: Expr, root: Type, options: EvaluationRules, isB
   if (e.kind !== "match" || e.op !== "==" || e.selector.segments.length !== 1 || !e.value) return undefined;
   const key = e.selector.segments[0]!.name;
   if (options.unknownValue !== undefined || "unknownValue" in options || isBound(key)) return undefined;
-  if (root.kind === "record") return fieldOf(root, key)?.kind === "string" ? key : undefined;
+  if (root.kind === "record") return pathFrom(root, [key]).type?.kind === "string" ? key : undefined;
   return root.kind === "any" ? key : undefined;
 }
 

@@ -36,6 +36,8 @@ export interface PathStep {
   readonly from: Type | undefined;
   /** The container may be nil (its type is a pointer): the step fails on nil. */
   readonly nullable: boolean;
+  /** The type the step reaches (undefined: not known, or the step fails on every value but `invalid-index`). */
+  readonly type: Type | undefined;
   /** Set when the step fails on every value it is taken from. */
   readonly failure: StaticFailure | undefined;
 }
@@ -132,7 +134,7 @@ export function pathFrom(start: Type | undefined, keys: readonly string[], taken
     infallible &&= container === "record" && failure === undefined && !nullable;
     dynamic ||= container === "dynamic";
     fieldsAndKeys &&= container === "map" || (container === "record" && failure === undefined);
-    steps.push({ key, container, from, nullable, failure });
+    steps.push({ key, container, from, nullable, type, failure });
   }
   const last = steps[steps.length - 1];
   const mayMiss = last !== undefined && (last.container === "map" || last.container === "dynamic") && keys.length - 1 + taken > 0;
