@@ -9,8 +9,40 @@
  * does, and nothing imports the CLI.
  * @type {import("dependency-cruiser").IConfiguration}
  */
+/**
+ * The folders of src/ and the folders each may import (docs/internals.md, "Rooms"): a folder importing
+ * one that is not listed (an upward import) fails, whether or not it closes a circle.
+ */
+const MAY_IMPORT = {
+  unicode: [],
+  syntax: ["unicode"],
+  semantics: ["syntax", "unicode"],
+  evaluate: ["semantics", "syntax", "unicode"],
+  lint: ["semantics", "syntax"],
+  targets: ["evaluate", "lint", "semantics", "syntax"],
+  fix: ["lint", "targets", "semantics", "syntax"],
+  table: ["evaluate", "semantics", "syntax"],
+  sql: ["evaluate", "semantics", "syntax", "unicode"],
+  cli: ["lint", "targets", "semantics"],
+};
+const FOLDERS = Object.keys(MAY_IMPORT);
+
+/** One rule per folder: it imports no folder but its own and the listed ones, and not the package face (but the CLI). */
+const folderRules = FOLDERS.map((folder) => {
+  const forbidden = FOLDERS.filter((f) => f !== folder && !MAY_IMPORT[folder].includes(f));
+  const face = folder === "cli" ? [] : ["^src/index\\.ts$"];
+  return {
+    name: `${folder}-may-import`,
+    comment: `src/${folder}/ may import only ${MAY_IMPORT[folder].map((f) => `${f}/`).join(", ") || "no other folder"} (and the top-level modules).`,
+    severity: "error",
+    from: { path: `^src/${folder}/` },
+    to: { path: [...forbidden.map((f) => `^src/${f}/`), ...face] },
+  };
+});
+
 export default {
   forbidden: [
+    ...folderRules,
     {
       name: "no-circular",
       comment: "A module imports, directly or through others, a module that imports it back.",

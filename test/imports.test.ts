@@ -1,6 +1,6 @@
 /**
- * Issue 42: no import circle among the library's modules, and no folder of src/ that imports a folder
- * that imports it back. The check is `npm run check:imports` (dependency-cruiser with the rules of
+ * Issue 42: no import circle among the library's modules, no folder of src/ that imports a folder
+ * that imports it back, and no folder that imports one it may not (docs/internals.md, "Rooms"). The check is `npm run check:imports` (dependency-cruiser with the rules of
  * .dependency-cruiser.mjs), run here as the script says, with its report as JSON.
  */
 import { readFileSync } from "node:fs";
@@ -36,17 +36,18 @@ interface CruiseResult {
   readonly summary: { readonly violations: readonly { readonly rule: { readonly name: string }; readonly from: string; readonly cycle?: readonly { readonly name: string }[] }[] };
 }
 
-/** Runs dependency-cruiser (without blocking the worker: test/support/child.ts). */
-async function depcruise(args: readonly string[]): Promise<Ran> {
-  const run = await runChild(process.execPath, [DEPCRUISE, ...args], { cwd: ROOT });
+/** Runs dependency-cruiser in `cwd` (without blocking the worker: test/support/child.ts). */
+async function depcruise(args: readonly string[], cwd = ROOT): Promise<Ran> {
+  const run = await runChild(process.execPath, [DEPCRUISE, ...args], { cwd });
   expect(run.stdout, run.stderr).not.toBe("");
   return run;
 }
 
-async function check(path: string): Promise<Report> {
-  const args = checkArgs(path);
+/** The check of `path` run in `cwd` (with the library's rules, wherever it runs). */
+async function check(path: string, cwd = ROOT): Promise<Report> {
+  const args = checkArgs(path).map((a) => (a === ".dependency-cruiser.mjs" ? join(ROOT, a) : a));
   // The JSON report says what the check read; its exit status is always 0.
-  const [json, words] = await Promise.all([depcruise([...args, "--output-type", "json"]), depcruise(args)]);
+  const [json, words] = await Promise.all([depcruise([...args, "--output-type", "json"], cwd), depcruise(args, cwd)]);
   const result = JSON.parse(json.stdout) as CruiseResult;
   return {
     status: words.status,
@@ -57,7 +58,7 @@ async function check(path: string): Promise<Report> {
 }
 
 describe("imports (npm run check:imports)", () => {
-  it("src/ has no import circle and no folder loop", async () => {
+  it("src/ has no import circle, no folder loop and no upward import", async () => {
     const report = await check("src");
     // The check read the whole library, its folders included (a check that read nothing would pass).
     expect(report.modules).toEqual(expect.arrayContaining(["src/index.ts", "src/syntax/parse.ts", "src/evaluate/compile.ts", "src/semantics/table.ts"]));
@@ -75,6 +76,13 @@ describe("imports (npm run check:imports)", () => {
       `no-folder-loop: ${dir}/left → ${dir}/right → ${dir}/left`,
       `no-folder-loop: ${dir}/right → ${dir}/left → ${dir}/right`,
     ]);
+    expect(report.status).not.toBe(0);
+  });
+
+  it("finds an upward import that closes no loop, and the package face imported inside src/ (test/fixtures/import-upward)", async () => {
+    // The rules are written for src/: the fixture is a small src/ of its own, checked from its folder.
+    const report = await check("src", join(ROOT, "test/fixtures/import-upward"));
+    expect([...report.violations].sort()).toEqual(["lint-may-import: src/lint/face.ts", "semantics-may-import: src/semantics/meaning.ts"]);
     expect(report.status).not.toBe(0);
   });
 });
