@@ -244,6 +244,17 @@ describe("what the pages say a call prints is what it prints", () => {
     expect(page).toContain(`//               read: { value: ${JSON.stringify((leaf!.read as { value: unknown }).value).replace(/,/g, ", ")} }, literal: "${leaf!.literal}", outcome: ${String(leaf!.outcome)}, elements: [] }] }`);
   });
 
+  it("docs/api.md: the facts example prints its facts", () => {
+    const page = readFileSync(join(ROOT, "docs/api.md"), "utf8");
+    const text = 'Status == "running" and Name matches "^web-" and (any Datacenters as dc { dc == "dc1" })';
+    expect(page).toContain(`compile('${text}', { schema: schemas.job })`);
+    const x = compile(text, { schema: schemas.job }).facts;
+    expect(page).toContain(`// { canFail: ${x.canFail}, metered: ${x.metered}, cost: ${x.cost}, levelCharge: ${x.levelCharge}, growsWithItems: ${x.growsWithItems},`);
+    expect(page).toContain(`//   conjuncts: [${x.conjuncts.map((c) => `{ expr, canFail: ${c.canFail}, metered: ${c.metered} }`).join(", ")}],`);
+    expect(page).toContain(`//   keyLeaf: { match, stringField: ${x.keyLeaf!.stringField}, afterMetered: ${x.keyLeaf!.afterMetered} } }`);
+    expect(x.keyLeaf!.match).toBe(x.conjuncts[0]!.expr);
+  });
+
   it("docs/api.md: the nearMissFilters example prints its parts and filters", () => {
     const page = readFileSync(join(ROOT, "docs/api.md"), "utf8");
     const misses = nearMissFilters('Status == "running" and "dc1" in Datacenters');
