@@ -1,6 +1,8 @@
 /**
  * Writes src/evaluate/generated/column-steps.ts, field-tests.ts and clones.ts: `npm run generate`. A
- * test checks that they are current.
+ * test checks that they are current. The closures are copied from scripts/field-templates.ts, where
+ * they are written (and type-checked) as TypeScript; this module says how many copies, and for which
+ * field names.
  *
  * Code per field name of the built-in schemas, each reading its key with a constant name: the column
  * steps of `filter` and the fused tests of `evaluate`. A property read written once in a closure shared
@@ -11,7 +13,8 @@
  * `eval`. Keys no schema names use the same templates with the key as a variable (`KEYED_TESTS`).
  * The same holds for calls: clones.ts copies the closures that call closures (see `CLONES`).
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import ts from "typescript";
 import { fileURLToPath } from "node:url";
 import { schemas, type Type } from "../src/semantics/schema.js";
 
@@ -42,192 +45,63 @@ export function schemaFieldNames(): string[] {
   return [...schemaFields().keys()];
 }
 
+/** The templates module (scripts/field-templates.ts), parsed: its text is what the generated files copy. */
+const TEMPLATES = ts.createSourceFile("field-templates.ts", readFileSync(fileURLToPath(new URL("./field-templates.ts", import.meta.url)), "utf8"), ts.ScriptTarget.ES2022, true);
+
+/** The initializer of the templates module's exported `const name`. */
+function template(name: string): ts.Expression {
+  for (const statement of TEMPLATES.statements) {
+    if (!ts.isVariableStatement(statement)) continue;
+    for (const d of statement.declarationList.declarations) if (ts.isIdentifier(d.name) && d.name.text === name && d.initializer) return d.initializer;
+  }
+  throw new Error(`scripts/field-templates.ts has no const ${name}`);
+}
+
+/** Which field names each fused test is generated for, by the kinds of their types (the JSON tests also serve data without a schema, where the same names hold the same kinds of values). */
+const TEST_KINDS: Readonly<Record<string, (kinds: ReadonlySet<string>) => boolean>> = {
+  equalString: (k) => k.has("string"),
+  equalBool: (k) => k.has("bool"),
+  equalInteger: (k) => k.has("int") || k.has("uint"),
+  emptyString: (k) => k.has("string"),
+  inStrings: (k) => k.has("list of string"),
+  memberString: (k) => k.has("string"),
+  memberFewStrings: (k) => k.has("string"),
+  jsonEquals: () => true,
+  jsonEqualsBool: (k) => k.has("bool"),
+  jsonEqualsNumber: (k) => k.has("int") || k.has("uint") || k.has("float"),
+  jsonIn: (k) => k.has("string") || [...k].some((x) => x.startsWith("list")),
+  jsonEmpty: (k) => k.has("string") || [...k].some((x) => x.startsWith("list")),
+  memberJson: (k) => k.has("string"),
+  memberFewJson: (k) => k.has("string"),
+};
+
 /**
- * The fused tests, one template each: its parameters, the names it is generated for (by the kinds of
- * their types; the JSON tests also serve data without a schema, where the same names hold the same
- * kinds of values), and its body, where READ is the field's value in the plain datum \`d\`. Each
- * returns the predicate; \`general\` decides whatever the test does not.
+ * The fused tests, one template each (`FIELD_TESTS` of the templates module): its doc comment, its
+ * parameters (its constants; `general` last), the names it is generated for, and its closure, where
+ * READ is the field's value in the plain datum `d`.
  */
-const TEST_TEMPLATES: readonly { name: string; doc: string; params: string; kinds: (kinds: ReadonlySet<string>) => boolean; body: string }[] = [
-  {
-    name: "equalString",
-    doc: "A typed string field \`== text\` (text not empty: an absent field is \"\" and never equal).",
-    params: "text: string, negated: boolean",
-    kinds: (k) => k.has("string"),
-    body: "(d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? (READ === text) !== negated : general(d, f))",
-  },
-  {
-    name: "equalBool",
-    doc: "A typed bool field \`== literal\`; \`flip\` is the literal's value equal to the negation.",
-    params: "flip: boolean",
-    kinds: (k) => k.has("bool"),
-    body: "(d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? (READ === true) !== flip : general(d, f))",
-  },
-  {
-    name: "equalInteger",
-    doc: "A typed integer field \`== x\` (\`big\` its exact value): numbers, bigints, absent as 0.",
-    params: "x: number, big: bigint, negated: boolean",
-    kinds: (k) => k.has("int") || k.has("uint"),
-    body: `(d, f) => {
-      if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-        const v = READ;
-        return (typeof v === "number" ? v === x : typeof v === "bigint" ? v === big : x === 0) !== negated;
-      }
-      return general(d, f);
-    }`,
-  },
-  {
-    name: "emptyString",
-    doc: "A typed string field \`is empty\` (absent and mistyped values read as \"\").",
-    params: "negated: boolean",
-    kinds: (k) => k.has("string"),
-    body: `(d, f) => {
-      if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-        const v = READ;
-        return (typeof v !== "string" || v.length === 0) !== negated;
-      }
-      return general(d, f);
-    }`,
-  },
-  {
-    name: "inStrings",
-    doc: "\`text in\` a typed list of strings (an element that is not a string reads as \"\").",
-    params: "text: string, negated: boolean",
-    kinds: (k) => k.has("list of string"),
-    body: `(d, f) => {
-      if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-        const v = READ;
-        return (Array.isArray(v) && (text === "" ? readsEmpty(v) : v.includes(text))) !== negated;
-      }
-      return general(d, f);
-    }`,
-  },
-  {
-    name: "memberString",
-    doc: "A typed string field in a set of texts (none empty).",
-    params: "set: ReadonlySet<unknown>",
-    kinds: (k) => k.has("string"),
-    body: "(d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? set.has(READ) : general(d, f))",
-  },
-  {
-    name: "memberFewStrings",
-    doc: "A typed string field equal to one of three texts (none empty; repeat one for two): three comparisons beat a set's lookup.",
-    params: "a: string, b: string, c: string",
-    kinds: (k) => k.has("string"),
-    body: `(d, f) => {
-      if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-        const v = READ;
-        return v === a || v === b || v === c;
-      }
-      return general(d, f);
-    }`,
-  },
-  {
-    name: "jsonEquals",
-    doc: "A JSON value \`== literal\`: strings, and numbers and bools where the literal converts (\`x\`, \`b\`).",
-    params: "text: string, x: number | undefined, b: boolean | undefined, negated: boolean",
-    kinds: () => true,
-    body: `(d, f) => {
-      if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-        const v = READ;
-        if (typeof v === "string") return (v === text) !== negated;
-        if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
-        if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
-      }
-      return general(d, f);
-    }`,
-  },
-  {
-    name: "jsonEqualsBool",
-    doc: "A JSON value \`== literal\` where the literal converts to the bool \`b\` (its text \`text\`, its number \`x\` if any): bools first.",
-    params: "text: string, x: number | undefined, b: boolean, negated: boolean",
-    kinds: (k) => k.has("bool"),
-    body: `(d, f) => {
-      if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-        const v = READ;
-        if (v === true || v === false) return (v === b) !== negated;
-        if (typeof v === "string") return (v === text) !== negated;
-        if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
-      }
-      return general(d, f);
-    }`,
-  },
-  {
-    name: "jsonEqualsNumber",
-    doc: "A JSON value \`== literal\` where the literal converts to the number \`x\` and to no bool: numbers first.",
-    params: "text: string, x: number, negated: boolean",
-    kinds: (k) => k.has("int") || k.has("uint") || k.has("float"),
-    body: `(d, f) => {
-      if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-        const v = READ;
-        if (typeof v === "number") return (v === x) !== negated;
-        if (typeof v === "string") return (v === text) !== negated;
-      }
-      return general(d, f);
-    }`,
-  },
-  {
-    name: "jsonIn",
-    doc: "\`text in\` a JSON value: a string (when \`inStrings\`: the text holds no raw bytes), or a list whose elements before the first equal to \`text\` are strings; anything else generally.",
-    params: "text: string, inStrings: boolean, negated: boolean",
-    kinds: (k) => k.has("string") || [...k].some((x) => x.startsWith("list")),
-    body: `(d, f) => {
-      if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-        const v = READ;
-        if (typeof v === "string") {
-          if (inStrings) return v.includes(text) !== negated;
-        } else if (Array.isArray(v)) {
-          for (let i = 0; i < v.length; i++) {
-            const e: unknown = v[i];
-            if (e === text) return !negated;
-            if (typeof e !== "string") return general(d, f);
-          }
-          return negated;
-        }
-      }
-      return general(d, f);
-    }`,
-  },
-  {
-    name: "jsonEmpty",
-    doc: "A JSON value \`is empty\`: strings and lists; anything else (and absent keys) generally.",
-    params: "negated: boolean",
-    kinds: (k) => k.has("string") || [...k].some((x) => x.startsWith("list")),
-    body: `(d, f) => {
-      if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-        const v = READ;
-        if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
-      }
-      return general(d, f);
-    }`,
-  },
-  {
-    name: "memberJson",
-    doc: "A JSON value in a set of texts (none empty); values that are not strings generally.",
-    params: "set: ReadonlySet<unknown>",
-    kinds: (k) => k.has("string"),
-    body: `(d, f) => {
-      if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-        const v = READ;
-        if (typeof v === "string") return set.has(v);
-      }
-      return general(d, f);
-    }`,
-  },
-  {
-    name: "memberFewJson",
-    doc: "A JSON value equal to one of three texts (none empty; repeat one for two); values that are not strings generally.",
-    params: "a: string, b: string, c: string",
-    kinds: (k) => k.has("string"),
-    body: `(d, f) => {
-      if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
-        const v = READ;
-        if (typeof v === "string") return v === a || v === b || v === c;
-      }
-      return general(d, f);
-    }`,
-  },
-];
+const TEST_TEMPLATES: readonly { name: string; doc: string; params: string; kinds: (kinds: ReadonlySet<string>) => boolean; body: string }[] = (() => {
+  const tests = template("FIELD_TESTS");
+  if (!ts.isObjectLiteralExpression(tests)) throw new Error("FIELD_TESTS is an object literal");
+  return tests.properties.map((p) => {
+    if (!ts.isPropertyAssignment(p) || !ts.isArrowFunction(p.initializer) || !ts.isArrowFunction(p.initializer.body)) throw new Error(`${p.name?.getText()}: a factory of a closure`);
+    const name = p.name.getText();
+    const kinds = TEST_KINDS[name];
+    if (kinds === undefined) throw new Error(`${name}: no kinds in TEST_KINDS`);
+    const doc = ts.getJSDocCommentsAndTags(p).map((d) => (ts.isJSDoc(d) ? ts.getTextOfJSDocComment(d.comment) ?? "" : "")).join(" ");
+    return { name, doc, params: p.initializer.parameters.slice(0, -1).map((x) => x.getText()).join(", "), kinds, body: p.initializer.body.getText() };
+  });
+})();
+
+/** One slot's closures (`CLONE_SLOT` of the templates module), indented as a slot of the array. */
+const CLONE_TEMPLATE = template("CLONE_SLOT").getText().replaceAll("\n", "\n  ");
+
+/** The column step's loop (`COLUMN_STEP` of the templates module), `KEY` its field name. */
+const COLUMN_STEP_BODY = (() => {
+  const step = template("COLUMN_STEP");
+  if (!ts.isArrowFunction(step)) throw new Error("COLUMN_STEP is an arrow function");
+  return step.body.getText();
+})();
 
 /** The text of src/evaluate/generated/field-tests.ts. */
 export function fieldTestsSource(): string {
@@ -283,14 +157,7 @@ const WITH_PROTO = (type: string, body: string): string => `((OBJECT_PROTO: obje
 export function columnStepsSource(): string {
   const steps = schemaFieldNames().map((name) => {
     const key = JSON.stringify(name);
-    return [
-      `  [${key}, (col, n) => {`,
-      "    for (let i = 0; i < n; i++) {",
-      "      const v = col[i];",
-      `      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)[${key}] : NOT_PLAIN;`,
-      "    }",
-      "  }],",
-    ].join("\n");
+    return `  [${key}, (col, n) => ${COLUMN_STEP_BODY.replaceAll("KEY", key)}],`;
   });
   return `// Generated by scripts/field-code.ts (npm run generate): do not edit.
 /**
@@ -319,93 +186,6 @@ export const COLUMN_STEPS: ReadonlyMap<string, ColumnStep> = ${WITH_PROTO("Reado
  * over Q1–Q6 2.1× a hand-written predicate with one copy, 1.5× with a copy per filter).
  */
 export const CLONES = 32;
-
-/** One slot's closures: each factory's returned arrow is the site that is copied. */
-const CLONE_TEMPLATE = `{
-    entry: (run, slow, meter) => (d, budget) => (budget === undefined && meter.budget === undefined ? run(d) : slow(d, budget)),
-    // The compiled entry is a parameter (a \`let\` would cost a check for its temporal dead zone at each
-    // call); one declared parameter, so that \`evaluate(d)\` passes as many arguments as it declares
-    // (fewer make V8 pad the call): a budget, when given, is the second argument.
-    // The first call answers through \`first\` (the interpreter: a filter run once costs no closures),
-    // the second compiles the program.
-    lazy: (compile, first) =>
-      ((run: Entry | undefined, calls: number) =>
-        function (this: unknown, d: unknown): boolean {
-          // eslint-disable-next-line prefer-rest-params
-          const budget = arguments.length > 1 ? (arguments[1] as EvaluationBudget | undefined) : undefined;
-          if (run === undefined) {
-            if (calls++ === 0) return first(d, budget);
-            run = compile();
-          }
-          return run(d, budget);
-        } as Entry)(undefined, 0),
-    count: (run) => (items) => {
-      let n = 0;
-      for (let i = 0; i < items.length; i++) if (run(items[i])) n++;
-      return n;
-    },
-    and2: (a, b) => (d, f) => a(d, f) && b(d, f),
-    or2: (a, b) => (d, f) => a(d, f) || b(d, f),
-    and3: (a, b, c) => (d, f) => a(d, f) && b(d, f) && c(d, f),
-    or3: (a, b, c) => (d, f) => a(d, f) || b(d, f) || c(d, f),
-    and4: (a, b, c, e) => (d, f) => a(d, f) && b(d, f) && c(d, f) && e(d, f),
-    or4: (a, b, c, e) => (d, f) => a(d, f) || b(d, f) || c(d, f) || e(d, f),
-    andN: (runs) => (d, f) => {
-      for (let i = 0; i < runs.length; i++) if (!runs[i]!(d, f)) return false;
-      return true;
-    },
-    orN: (runs) => (d, f) => {
-      for (let i = 0; i < runs.length; i++) if (runs[i]!(d, f)) return true;
-      return false;
-    },
-    not: (run) => (d, f) => !run(d, f),
-    path1: (k0, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (d as Rec)[k0];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    path2: (k0, k1, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const v = (d as Rec)[k0];
-      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (v as Rec)[k1];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    path3: (k0, k1, k2, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const v = (d as Rec)[k0];
-      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const w = (v as Rec)[k1];
-      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (w as Rec)[k2];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    path4: (k0, k1, k2, k3, absentIsZero, test, negated, general) => (d, f) => {
-      if (!(d != null && (d as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const v = (d as Rec)[k0];
-      if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const w = (v as Rec)[k1];
-      if (!(w != null && (w as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const y = (w as Rec)[k2];
-      if (!(y != null && (y as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-      const x = (y as Rec)[k3];
-      return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-    },
-    pathN: (keys, absentIsZero, test, negated, general) => {
-      const n = keys.length - 1;
-      const last = keys[n]!;
-      return (d, f) => {
-        let v: unknown = d;
-        for (let i = 0; i < n; i++) {
-          if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-          v = (v as Rec)[keys[i]!];
-        }
-        if (!(v != null && (v as Proto).__proto__ === OBJECT_PROTO)) return general(d, f);
-        const x = (v as Rec)[last];
-        return x === undefined && !absentIsZero ? general(d, f) : test(x) !== negated;
-      };
-    },
-  }`;
 
 /** The text of src/evaluate/generated/clones.ts. */
 export function clonesSource(): string {
