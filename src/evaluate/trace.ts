@@ -24,7 +24,7 @@ import { COLLECTION_MISSING } from "../semantics/operators.js";
 import { notACollection } from "../semantics/match-errors.js";
 import type { Type } from "../semantics/schema.js";
 import { MISSING, kindOf, typed, type Typed } from "../semantics/select.js";
-import { elementType, pathFrom, selectorKeys } from "../semantics/path.js";
+import { elementType, lookup, pathFrom, selectorKeys } from "../semantics/path.js";
 import { FilterEvaluationError } from "../errors.js";
 import { bothPlaceholderError } from "./common.js";
 import type { EvaluationRules } from "../semantics/rules.js";
@@ -416,7 +416,7 @@ function plainPath(e: MatchExpr, env: Env, type: Type): { keys: readonly string[
   const keys = selectorKeys(e.selector);
   const options = env.options;
   if ("unknownValue" in options || options.missingLeafIsError === true) return undefined;
-  if (keys.some((k) => k in OBJECT_PROTO) || env.scope.some((b) => b.name === keys[0])) return undefined;
+  if (keys.some((k) => k in OBJECT_PROTO) || lookup(env.scope, keys[0]) !== undefined) return undefined;
   const root = env.root;
   if (root.kind === "any") return type.kind === "any" ? { keys: keys.map(internalized), absentIsZero: false, type } : undefined;
   if (root.kind !== "record") return undefined;
