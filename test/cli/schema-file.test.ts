@@ -68,10 +68,14 @@ describe("filter-check --schema FILE", () => {
       [["string"], /the top level: a schema file is a record: \{"record": "Name", "fields": \{"Field": "string", \.\.\.\}\}, not an array/],
       [{ fields: { A: "integer" } }, /fields\.A: unknown type "integer"; expected "string", "int", "uint", "float", "bool", "any"/],
       [{ fields: { A: ["string", "int"] } }, /fields\.A: a list type is an array of exactly one element type/],
-      [{ fields: { A: { map: "string", pointer: "int" } } }, /fields\.A: an object type has one key "list", "map" or "pointer".*found the keys "map", "pointer"/],
+      [{ fields: { A: { map: "string", pointer: "int" } } }, /fields\.A: an object type has one key "list", "map", "pointer" or "enum".*found the keys "map", "pointer"/],
       [{ fields: { A: { pointer: { fields: { "B c": 3 } } } } }, /fields\.A\.pointer\.fields\["B c"\]: expected a type .* not 3/],
       [{ record: "X", fields: {}, extra: 1 }, /the top level: unexpected key "extra" in a record/],
       [{ record: "", fields: {} }, /record: the record's name must be a non-empty string/],
+      [{ fields: { A: { enum: [] } } }, /fields\.A\.enum: "enum" lists the values of a string field: a non-empty array of strings/],
+      [{ fields: { A: { enum: "up" } } }, /fields\.A\.enum: "enum" lists the values .* not "up"/],
+      [{ fields: { A: { enum: ["up", 1] } } }, /fields\.A\.enum\[1\]: a value of an "enum" is a string, not 1/],
+      [{ fields: { A: { enum: ["up", "up"] } } }, /fields\.A\.enum\[1\]: the value "up" is listed twice/],
     ];
     const results = await Promise.all(cases.map(([json], i) => run(["--schema", schemaFile(`bad${i}.json`, json), "A == 1"])));
     results.forEach((r, i) => {
