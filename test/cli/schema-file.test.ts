@@ -62,6 +62,21 @@ describe("filter-check --schema FILE", () => {
     expect(r.stdout).toContain("hint: field names are exact and case-sensitive; the fields of Resources are CPU, Devices");
   });
 
+  it("reads a string's known values from {\"enum\": [...]}: a text not listed is the unknown-value warning, with its fix", async () => {
+    const path = schemaFile("enum.json", { record: "Node", fields: { Status: { enum: ["ready", "down"] }, Roles: ["string"], Links: [{ fields: { State: { enum: ["up"] } } }] } });
+    const r = await run(["--format", "json", "--schema", path], {
+      input: ['Status == "ready"', "Status == Ready", '"web" in Roles', 'any Links as l { l.State != "UP" }', 'Status == "gone"'].join("\n"),
+    });
+    expect(r.code).toBe(0);
+    const reports = jsonLines(r.stdout) as { valid: boolean; warnings: { code: string; message: string; fixes: { edits: { insert: string }[] }[] }[] }[];
+    expect(reports.map((x) => x.valid)).toEqual([true, true, true, true, true]);
+    expect(reports.map((x) => x.warnings.map((w) => w.code))).toEqual([[], ["unknown-value"], [], ["unknown-value"], ["unknown-value"]]);
+    expect(reports[1]!.warnings[0]!.fixes[0]!.edits[0]!.insert).toBe("ready");
+    expect(reports[3]!.warnings[0]!.fixes[0]!.edits[0]!.insert).toBe('"up"');
+    expect(reports[4]!.warnings[0]!.message).toContain('"gone" is not one of the values Status takes ("ready", "down")');
+    expect(reports[4]!.warnings[0]!.fixes).toEqual([]);
+  });
+
   it("rejects an invalid schema file with exit 2 and says where and what is expected", async () => {
     const cases: [unknown, RegExp][] = [
       ["{not json", /not valid JSON/],
