@@ -21,7 +21,7 @@ export interface Diagnostic {
   /**
    * A stable code: a syntax or type error code of the library (`unexpected-input`, `unknown-field`, …;
    * see docs/api.md) or a warning code (`pointer-value`, `word-is-selector`, `list-by-name`,
-   * `missing-key-error`).
+   * `missing-key-error`, `unknown-value`, `target-behaviour`).
    */
   readonly code: string;
   /** `error`: `compile` with the same schema rejects the text (or, for a type error that only some records reach, the reference fails on them); `warning`: valid text that probably does not mean what it says. */

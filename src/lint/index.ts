@@ -4,10 +4,11 @@
  */
 import type { Ast, Expr, Selector } from "../syntax/ast.js";
 import { ANY, type Schema } from "../semantics/schema.js";
-import { bind, resolve, type Scope } from "../semantics/path.js";
+import { bind, lookup, resolve, type Scope } from "../semantics/path.js";
 import { listByName } from "./list-by-name.js";
 import { guardKey, missingKey, type Guards, type Parent } from "./missing-key.js";
 import { pointerValue } from "./pointer-value.js";
+import { unknownValue } from "./unknown-value.js";
 import type { Warning } from "./warning.js";
 import { wordIsSelector } from "./word-is-selector.js";
 
@@ -33,6 +34,7 @@ export function lint(ast: Ast, source: string, schema: Schema | undefined): Warn
         const r = resolveIn(e.selector, scope);
         add(listByName(e.selector, r, e, scope, source));
         add(missingKey(e.selector, r, e, source, guards, parent));
+        add(unknownValue(e, r.type, (word) => !lookup(scope, word) && !(schema && Object.hasOwn(schema.fields, word))));
         return;
       }
       case "collection": {

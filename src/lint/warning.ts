@@ -2,7 +2,7 @@
 import type { Span } from "../errors.js";
 
 /** Stable codes of the warnings. */
-export type WarningCode = "pointer-value" | "word-is-selector" | "list-by-name" | "missing-key-error" | "target-behaviour";
+export type WarningCode = "pointer-value" | "word-is-selector" | "list-by-name" | "missing-key-error" | "unknown-value" | "target-behaviour";
 
 export interface Warning {
   readonly code: WarningCode;

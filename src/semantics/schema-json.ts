@@ -14,6 +14,7 @@
  * | `{"map": T}`                           | map from string keys to T (null is nil)      |
  * | `{"pointer": T}`                       | T or null                                   |
  * | `{"record": "Name", "fields": {...}}`  | a record; `"record"` (its name) is optional  |
+ * | `{"enum": ["a", "b"]}`                 | a string that takes these values (`t.enumString`) |
  *
  * The file itself is a record: `{"record": "Node", "fields": {"ID": "string", ...}}`.
  */
@@ -32,7 +33,7 @@ const PRIMITIVES: Readonly<Record<string, Type>> = {
 };
 
 const EXPECTED_TYPE =
-  '"string", "int", "uint", "float", "bool", "any", ["T"], {"list": T}, {"map": T}, {"pointer": T} or {"record": "Name", "fields": {...}}';
+  '"string", "int", "uint", "float", "bool", "any", ["T"], {"list": T}, {"map": T}, {"pointer": T}, {"enum": ["value", ...]} or {"record": "Name", "fields": {...}}';
 
 /** An invalid schema file: the message says where in the file and what was expected. */
 export class SchemaJsonError extends Error {
@@ -81,10 +82,22 @@ export function schemaFromJson(json: unknown, file = "schema"): Schema {
         if (key === "list") return t.list(type(v.list, join(path, "list"), fieldName));
         if (key === "map") return t.map(type(v.map, join(path, "map"), fieldName));
         if (key === "pointer") return t.pointer(type(v.pointer, join(path, "pointer"), fieldName));
+        if (key === "enum") return enumString(v.enum, join(path, "enum"));
       }
-      return fail(path, `an object type has one key "list", "map" or "pointer", or is a record with "fields"; found ${keys.length === 0 ? "no keys" : `the keys ${keys.map((k) => JSON.stringify(k)).join(", ")}`}`);
+      return fail(path, `an object type has one key "list", "map", "pointer" or "enum", or is a record with "fields"; found ${keys.length === 0 ? "no keys" : `the keys ${keys.map((k) => JSON.stringify(k)).join(", ")}`}`);
     }
     return fail(path, `expected a type (${EXPECTED_TYPE}), not ${describe(v)}`);
+  };
+
+  const enumString = (v: unknown, path: string): Type => {
+    if (!Array.isArray(v) || v.length === 0) return fail(path, `"enum" lists the values of a string field: a non-empty array of strings, like ["pending", "running"], not ${describe(v)}`);
+    const seen = new Set<string>();
+    v.forEach((value: unknown, i) => {
+      if (typeof value !== "string") fail(`${path}[${i}]`, `a value of an "enum" is a string, not ${describe(value)}`);
+      if (seen.has(value as string)) fail(`${path}[${i}]`, `the value ${JSON.stringify(value)} is listed twice`);
+      seen.add(value as string);
+    });
+    return t.enumString(v as string[]);
   };
 
   if (!isPlainObject(json) || !("fields" in json)) {

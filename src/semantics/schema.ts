@@ -6,7 +6,12 @@
 
 /** The types a field can have, named after Go's kinds. */
 export type Type =
-  | { readonly kind: "string" }
+  /**
+   * A string; `values`, when given, are the values the field takes (the scheduler's constants, or a
+   * schema file's `enum`). They only inform the `unknown-value` warning: any text still compiles and
+   * compares, as in the reference.
+   */
+  | { readonly kind: "string"; readonly values?: readonly string[] }
   | { readonly kind: "int" }
   | { readonly kind: "uint" }
   | { readonly kind: "float" }
@@ -30,6 +35,12 @@ export type Schema = RecordType;
 /** A small builder for schemas of your own record types. */
 export const t = {
   string: { kind: "string" } as Type,
+  /** A string that takes one of `values` (non-empty, distinct): `t.enumString(["pending", "running", "dead"])`. */
+  enumString: (values: readonly string[]): Type => {
+    if (values.length === 0) throw new RangeError("t.enumString: a string with known values needs at least one value");
+    if (new Set(values).size !== values.length) throw new RangeError(`t.enumString: a value is listed twice in ${JSON.stringify(values)}`);
+    return { kind: "string", values: Object.freeze([...values]) };
+  },
   int: { kind: "int" } as Type,
   uint: { kind: "uint" } as Type,
   float: { kind: "float" } as Type,
@@ -49,6 +60,12 @@ export function fieldOf(record: RecordType, name: string): Type | undefined {
   let fields = FIELD_MAPS.get(record.fields);
   if (fields === undefined) FIELD_MAPS.set(record.fields, (fields = new Map(Object.entries(record.fields))));
   return fields.get(name);
+}
+
+/** The known values of a string type, or undefined (not a string, or a string whose values are open). Pointers are followed. */
+export function knownValues(type: Type | undefined): readonly string[] | undefined {
+  while (type?.kind === "pointer") type = type.target;
+  return type?.kind === "string" ? type.values : undefined;
 }
 
 /** The JSON mode: no schema, the datum is `interface{}`. */
@@ -80,12 +97,20 @@ export const jobSchema: Schema = t.record("JobListStub", {
   Namespace: t.string,
   Datacenters: t.list(t.string),
   Multiregion: t.pointer(t.record("Multiregion", { Strategy: t.map(t.any), Regions: t.list(t.map(t.any)) })),
-  Type: t.string,
+  // structs.go JobTypeService/Batch/System/SysBatch: the seed (000, "Job list entry") names these
+  // scheduler kinds plus `_core`, the scheduler of the internal core (garbage collection)
+  // evaluations, which is not a type of registered jobs; the reference server's JOB_TYPES
+  // (server/src/lists/records.ts) is this list and registration refuses any other type.
+  Type: t.enumString(["service", "batch", "system", "sysbatch"]),
   Priority: t.int,
   Periodic: t.bool,
   ParameterizedJob: t.bool,
   Stop: t.bool,
-  Status: t.string,
+  // structs.go JobStatusPending/Running/Dead. The seed (000, "States and transitions") observes
+  // pending and running and does not show the complete set; JobChildrenSummary counts a parent's
+  // children by these three statuses (its fields Pending, Running, Dead), and the reference server
+  // (server/src/lists/register.ts) sets exactly these.
+  Status: t.enumString(["pending", "running", "dead"]),
   StatusDescription: t.string,
   JobSummary: t.pointer(jobSummary),
   CreateIndex: t.uint,
@@ -121,7 +146,10 @@ export const deploymentSchema: Schema = t.record("Deployment", {
       }),
     ),
   ),
-  Status: t.string,
+  // structs.go DeploymentStatus* constants, as listed by the reference
+  // (/work/shared/reference/scheduler-http-behaviour.md, `structs.Deployment`: "Status values"); the
+  // seed (000) observes cancelled and successful. DeploymentState has no field of fixed values.
+  Status: t.enumString(["running", "paused", "failed", "successful", "cancelled", "initializing", "pending", "blocked", "unblocking"]),
   StatusDescription: t.string,
   EvalPriority: t.int,
   CreateIndex: t.uint,

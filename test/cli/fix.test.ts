@@ -6,9 +6,9 @@ import { jsonLines, run, runBinary } from "./helpers.js";
 
 describe("filter-check --fix", () => {
   it("prints each expression with every fix applied; exit 0 when all are valid (the real binary)", async () => {
-    const r = await runBinary(["--schema", "job", "--fix", 'Name == web-1 && Stauts = "running"', 'Status in ["a", "b"]']);
+    const r = await runBinary(["--schema", "job", "--fix", 'Name == web-1 && Stauts = "running"', 'Type in ["batch", "system"]']);
     expect(r).toMatchObject({ code: 0, stderr: "" });
-    expect(r.stdout).toBe('Name == "web-1" and Status == "running"\nStatus == "a" or Status == "b"\n');
+    expect(r.stdout).toBe('Name == "web-1" and Status == "running"\nType == "batch" or Type == "system"\n');
   });
 
   it("exits 1 when a finding has no fix, and prints what it could fix", async () => {

@@ -62,16 +62,35 @@ describe("filter-check --schema FILE", () => {
     expect(r.stdout).toContain("hint: field names are exact and case-sensitive; the fields of Resources are CPU, Devices");
   });
 
+  it("reads a string's known values from {\"enum\": [...]}: a text not listed is the unknown-value warning, with its fix", async () => {
+    const path = schemaFile("enum.json", { record: "Node", fields: { Status: { enum: ["ready", "down"] }, Roles: ["string"], Links: [{ fields: { State: { enum: ["up"] } } }] } });
+    const r = await run(["--format", "json", "--schema", path], {
+      input: ['Status == "ready"', "Status == Ready", '"web" in Roles', 'any Links as l { l.State != "UP" }', 'Status == "gone"'].join("\n"),
+    });
+    expect(r.code).toBe(0);
+    const reports = jsonLines(r.stdout) as { valid: boolean; warnings: { code: string; message: string; fixes: { edits: { insert: string }[] }[] }[] }[];
+    expect(reports.map((x) => x.valid)).toEqual([true, true, true, true, true]);
+    expect(reports.map((x) => x.warnings.map((w) => w.code))).toEqual([[], ["unknown-value"], [], ["unknown-value"], ["unknown-value"]]);
+    expect(reports[1]!.warnings[0]!.fixes[0]!.edits[0]!.insert).toBe("ready");
+    expect(reports[3]!.warnings[0]!.fixes[0]!.edits[0]!.insert).toBe('"up"');
+    expect(reports[4]!.warnings[0]!.message).toContain('"gone" is not one of the values Status takes ("ready", "down")');
+    expect(reports[4]!.warnings[0]!.fixes).toEqual([]);
+  });
+
   it("rejects an invalid schema file with exit 2 and says where and what is expected", async () => {
     const cases: [unknown, RegExp][] = [
       ["{not json", /not valid JSON/],
       [["string"], /the top level: a schema file is a record: \{"record": "Name", "fields": \{"Field": "string", \.\.\.\}\}, not an array/],
       [{ fields: { A: "integer" } }, /fields\.A: unknown type "integer"; expected "string", "int", "uint", "float", "bool", "any"/],
       [{ fields: { A: ["string", "int"] } }, /fields\.A: a list type is an array of exactly one element type/],
-      [{ fields: { A: { map: "string", pointer: "int" } } }, /fields\.A: an object type has one key "list", "map" or "pointer".*found the keys "map", "pointer"/],
+      [{ fields: { A: { map: "string", pointer: "int" } } }, /fields\.A: an object type has one key "list", "map", "pointer" or "enum".*found the keys "map", "pointer"/],
       [{ fields: { A: { pointer: { fields: { "B c": 3 } } } } }, /fields\.A\.pointer\.fields\["B c"\]: expected a type .* not 3/],
       [{ record: "X", fields: {}, extra: 1 }, /the top level: unexpected key "extra" in a record/],
       [{ record: "", fields: {} }, /record: the record's name must be a non-empty string/],
+      [{ fields: { A: { enum: [] } } }, /fields\.A\.enum: "enum" lists the values of a string field: a non-empty array of strings/],
+      [{ fields: { A: { enum: "up" } } }, /fields\.A\.enum: "enum" lists the values .* not "up"/],
+      [{ fields: { A: { enum: ["up", 1] } } }, /fields\.A\.enum\[1\]: a value of an "enum" is a string, not 1/],
+      [{ fields: { A: { enum: ["up", "up"] } } }, /fields\.A\.enum\[1\]: the value "up" is listed twice/],
     ];
     const results = await Promise.all(cases.map(([json], i) => run(["--schema", schemaFile(`bad${i}.json`, json), "A == 1"])));
     results.forEach((r, i) => {

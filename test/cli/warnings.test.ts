@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { jsonLines, run } from "./helpers.js";
+import { jsonLines, run, runBinary } from "./helpers.js";
 
 interface JsonWarning {
   code: string;
@@ -107,5 +107,46 @@ describe("filter-check: warnings for the reference's traps", () => {
     expect(strict.code).toBe(1);
     expect(strict.stdout).toContain("expression 1: invalid, 1 warning");
     expect(strict.stdout).toContain("expression 2: valid");
+  });
+
+  it("unknown-value: a text none of the field's known values, with the listed spelling as its fix", async () => {
+    const { code, reports } = await check(
+      "job",
+      'Status == "RUNNING"',
+      "Type != Batch",
+      "Status == `runing`",
+      'Status == "unknown"',
+      '"RUN" in Status',
+      'Status == "running" and Type == "service" and "dc1" in Datacenters and Name == "RUNNING" and Status matches "RUN"',
+    );
+    expect(code).toBe(0);
+    expect(reports.map((r) => r.valid)).toEqual([true, true, true, true, true, true]);
+    const [upper, word, backticks, unknown, substring, fine] = reports.map((r) => r.warnings);
+    expect(upper).toEqual([expect.objectContaining({ code: "unknown-value", column: 11, length: 9, hint: 'write "running"' })]);
+    expect(upper![0]!.message).toBe('"RUNNING" is not one of the values Status takes ("pending", "running", "dead"): the comparison is case-sensitive, and the value is spelt "running" at 1:11');
+    expect(word).toEqual([expect.objectContaining({ code: "unknown-value", hint: "write batch" })]);
+    expect(backticks).toEqual([expect.objectContaining({ code: "unknown-value", hint: "write `running`" })]);
+    expect(backticks![0]!.message).toContain('did you mean "running"?');
+    expect(unknown).toEqual([expect.objectContaining({ code: "unknown-value", hint: 'compare with one of the values: "pending", "running", "dead"' })]);
+    expect(unknown![0]!.message).toContain("this matches no record whose Status is one of them");
+    expect(substring).toEqual([expect.objectContaining({ code: "unknown-value", hint: 'write "run"' })]);
+    expect(fine).toEqual([]);
+  });
+
+  it("unknown-value: the deployment's Status; no warning without a schema; --fix writes the spelling (the real binary)", async () => {
+    const deployment = await check("deployment", 'Status == "Successful"', 'Status == "successful" or Status == "blocked"');
+    expect(deployment.reports.map((r) => r.warnings.map((w) => w.hint))).toEqual([['write "successful"'], []]);
+    const plain = await check(undefined, 'Status == "RUNNING"');
+    expect(plain.reports[0]!.warnings).toEqual([]);
+
+    const fixed = await runBinary(["--schema", "job", "--fix", 'Status == "RUNNING" and Type == SERVICE', 'Status == "x"']);
+    expect(fixed.stdout).toBe('Status == "running" and Type == service\nStatus == "x"\n');
+    expect(fixed.stderr).toContain('warning[unknown-value]: "x" is not one of the values Status takes');
+    expect(fixed.code).toBe(0);
+    const text = await runBinary(["--schema", "job", "Status == RUNNING"]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain("expression 1: valid, 1 warning\n");
+    expect(text.stdout).toContain("    1 | Status == RUNNING\n      |           ^^^^^^^\n");
+    expect(text.stdout).toContain("    hint: write running\n");
   });
 });

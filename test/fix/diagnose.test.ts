@@ -77,8 +77,8 @@ describe("diagnose: fixes", () => {
   });
 
   it("fixAll applies fixes one after the other until none is left", () => {
-    const r = fixAll('Name == web-1 && Status = "x" || Stauts in [a, b]', job);
-    expect(r.text).toBe('Name == "web-1" and Status == "x" or (Status == "a" or Status == "b")');
+    const r = fixAll('Name == web-1 && Status = "dead" || Stauts in [pending, running]', job);
+    expect(r.text).toBe('Name == "web-1" and Status == "dead" or (Status == "pending" or Status == "running")');
     expect(r.applied.map((a) => a.code)).toEqual(["unexpected-input", "unexpected-input", "unexpected-input", "unexpected-input", "invalid-selector", "unknown-field", "unknown-field"]);
     expect(r.remaining).toEqual([]);
     compile(r.text, job);

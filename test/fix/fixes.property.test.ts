@@ -28,7 +28,8 @@ function canonical(text: string): string {
 }
 
 const job = { schema: schemas.job };
-const STRING_FIELDS = ["Name", "Status", "Type", "Namespace", "ID", "ParentID"] as const;
+/** String fields whose values are open (Status and Type list theirs: a random word there is an `unknown-value` warning, whose fix is another test's). */
+const STRING_FIELDS = ["Name", "Namespace", "ID", "ParentID", "StatusDescription"] as const;
 
 /** A valid clause and the same clause with a mistake people make. */
 interface Clause {

@@ -36,7 +36,7 @@ describe("FilterTypeError.detail", () => {
     expect(check("any Status as s { s == x }")[0]!.detail).toEqual({
       code: "operator-not-applicable",
       selector: "Status",
-      type: { kind: "string" },
+      type: { kind: "string", values: ["pending", "running", "dead"] },
       nullable: false,
       operator: "any",
     });
