@@ -23,10 +23,12 @@ export default defineConfig([
     // The library and the filter-check binary in one build: code both use lives in shared chunks, so
     // the binary carries no second copy of the library (nor of the parser and chevrotain) whatever it
     // imports, and starts as fast as the library imports. The binary's hashbang comes from its source.
-    entry: { index: "src/index.ts", "cli/filter-check": "src/cli/filter-check.ts" },
+    // The web entry (src/web.ts) shares the same chunks: a page that imports both carries one copy;
+    // its full parser and regular-expression engine are chunks of their own, loaded on demand.
+    entry: { index: "src/index.ts", web: "src/web.ts", "cli/filter-check": "src/cli/filter-check.ts" },
     format: ["esm"],
     splitting: true,
-    dts: dts && { entry: { index: "src/index.ts" } },
+    dts: dts && { entry: { index: "src/index.ts", web: "src/web.ts" } },
     clean: true,
     target: "node20",
     silent: install,

@@ -16,7 +16,7 @@
  */
 import type { Span } from "../errors.js";
 import { evaluationError } from "../messages.js";
-import type { Pattern } from "../semantics/regex.js";
+import type { Pattern } from "../semantics/pattern.js";
 import type { Expr } from "../syntax/ast.js";
 import { levelMatches } from "../semantics/facts.js";
 

@@ -31,7 +31,7 @@ import { fastMatch, fastMembership } from "./fast.js";
 import { nextClones, type Clones } from "./generated/clones.js";
 import { interpret } from "./interpret.js";
 import { interpretedFacts, bindingType, closable, collectionNode, disjunctRuns, equalityTexts, junctionFacts, matchNode, MAX_COMPILED_NESTING, membershipKey, membershipNode, negatedNode, reorderBy, type PlanFacts } from "../semantics/facts.js";
-import { compilePattern, type Pattern } from "../semantics/regex.js";
+import { compilePattern, type Pattern } from "../semantics/pattern.js";
 
 /** Values bound by collection expressions, by slot (allocated by the outermost collection). */
 export type Frame = Typed[];

@@ -17,7 +17,7 @@ import { levelMatches } from "../semantics/facts.js";
 import { boundNames } from "../syntax/reads.js";
 import { bothPlaceholderError, hiddenPlaceholderError, walkReporter } from "./common.js";
 import type { EvaluationRules } from "../semantics/rules.js";
-import { compilePattern, type Pattern } from "../semantics/regex.js";
+import { compilePattern, type Pattern } from "../semantics/pattern.js";
 import { FilterEvaluationError } from "../errors.js";
 import type { Explanation, WitnessLeaf } from "./explain.js";
 

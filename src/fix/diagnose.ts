@@ -19,6 +19,12 @@ import { pathType } from "./hover.js";
 import { syntaxFixes } from "./syntax.js";
 import { typeFixes } from "./types-fixes.js";
 import type { Diagnostic, Fix } from "./types.js";
+import { installPatternCompiler } from "../semantics/pattern.js";
+import { buildPattern } from "../semantics/regex.js";
+
+// The checks compile patterns: the engine comes with the diagnostics (a bundle that takes only them
+// from the package's entry keeps this statement, src/index.ts).
+installPatternCompiler(buildPattern);
 
 /** Options of `diagnose` and `fixAll`. */
 export interface DiagnoseOptions {

@@ -13,7 +13,7 @@ import type { FilterTypeError, Span, TypeErrorCode, TypeErrorDetail } from "../e
 import { typeError, type TypeFacts } from "../messages.js";
 import { notRun, type CollectionExpr, type Expr, type MatchExpr, type Selector } from "../syntax/ast.js";
 import { selectorSource } from "../syntax/print.js";
-import { compilePattern } from "./regex.js";
+import { compilePattern } from "./pattern.js";
 import { OPERATORS } from "./operators.js";
 import { impossibleOn } from "./table.js";
 import { typeName, type Type } from "./schema.js";

@@ -18,7 +18,7 @@ import type { Site } from "./match-errors.js";
 import { literalValue } from "./values.js";
 import type { Type } from "./schema.js";
 import { bind, boundType, concrete, lookup, pathFrom, selectorKeys, type Scope } from "./path.js";
-import { compilePattern } from "./regex.js";
+import { compilePattern } from "./pattern.js";
 import type { EvaluationRules } from "./rules.js";
 
 /** A node of the compiled plan as far as cost and failure go: `PlanNode` without its label. */

@@ -6,7 +6,7 @@
 import type { FilterEvaluationError, Span } from "../errors.js";
 import { evaluationError } from "../messages.js";
 import type { MatchOp } from "../syntax/ast.js";
-import type { Pattern } from "./regex.js";
+import type { Pattern } from "./pattern.js";
 import type { Kind, StepFailure } from "./select.js";
 import type { ConversionFailure } from "./values.js";
 

@@ -8,22 +8,12 @@
 import { RE2JS } from "re2js";
 import { parseRegex, programSize, RegexSyntaxError } from "./re2/parse.js";
 import { print } from "./re2/print.js";
+import { compilePattern, installPatternCompiler, type Pattern } from "./pattern.js";
 
-/** A compiled pattern: `test` or the reason it does not compile (raised when first used). */
-export interface Pattern {
-  readonly source: string;
-  /** How it matches: an exact string test, a JavaScript RegExp that agrees with RE2 here, or re2js. */
-  readonly engine: "literal" | "native" | "re2";
-  /** Undefined when the pattern is valid. */
-  readonly error: string | undefined;
-  test(s: string): boolean;
-  /**
-   * What a test on a text of `length` UTF-16 units costs at most, in evaluation steps beyond the
-   * match test's own: re2js simulates the program on every character (measured worst case: about
-   * one step, ~50 ns, per character and instruction); the exact fast paths read the text once.
-   */
-  cost(length: number): number;
-}
+export { compilePattern, type Pattern };
+
+// Whoever loads the engine makes it the one `compilePattern` uses (the package's entry does so by name, src/index.ts).
+installPatternCompiler(buildPattern);
 
 /** Characters an exact fast path reads for one step. */
 const FAST_CHARS_PER_STEP = 64;
@@ -32,31 +22,10 @@ const fastCost = (length: number): number => Math.floor(length / FAST_CHARS_PER_
 const META = /[\\.+*?()|[\]{}^$]/;
 
 /**
- * Patterns compiled lately, by source: a filter's pattern is compiled by the static check and by the
- * compiler, and filters repeat patterns. A `Pattern` holds no state (its `test` is pure), so one
- * serves every filter. Bounded: the 256 most recent, of sources up to 1,024 characters.
+ * Compiles an RE2 pattern (`compilePattern` in pattern.ts, which keeps the patterns compiled lately).
+ * Never throws: an invalid pattern reports its error when tested.
  */
-const PATTERNS = new Map<string, Pattern>();
-const PATTERNS_KEPT = 256;
-const PATTERN_SOURCE_KEPT = 1024;
-
-/** Compiles an RE2 pattern. Never throws: an invalid pattern reports its error when tested. */
-export function compilePattern(source: string): Pattern {
-  const kept = PATTERNS.get(source);
-  if (kept !== undefined) {
-    PATTERNS.delete(source);
-    PATTERNS.set(source, kept);
-    return kept;
-  }
-  const pattern = buildPattern(source);
-  if (source.length <= PATTERN_SOURCE_KEPT) {
-    if (PATTERNS.size >= PATTERNS_KEPT) PATTERNS.delete(PATTERNS.keys().next().value!);
-    PATTERNS.set(source, pattern);
-  }
-  return pattern;
-}
-
-function buildPattern(source: string): Pattern {
+export function buildPattern(source: string): Pattern {
   let tree;
   try {
     tree = parseRegex(source);

@@ -9,7 +9,7 @@
 import type { EvaluationErrorCode } from "../errors.js";
 import { evaluationError } from "../messages.js";
 import { bytesInclude } from "../syntax/strings.js";
-import type { Pattern } from "./regex.js";
+import type { Pattern } from "./pattern.js";
 import { typeName, type Type } from "./schema.js";
 import { concrete } from "./path.js";
 import { isObject, kindOf, typed, type Kind } from "./select.js";

@@ -3,7 +3,7 @@
  * that of the operator table (`semantics/table.ts`), which decides the accepted kinds, the literal
  * conversions and the zero values; this module writes the SQL for the rest.
  */
-import type { Pattern } from "../semantics/regex.js";
+import type { Pattern } from "../semantics/pattern.js";
 import { OPERATIONS, kindTest, type BaseOp } from "../semantics/table.js";
 import type { Site } from "../semantics/match-errors.js";
 import { concrete } from "../semantics/path.js";

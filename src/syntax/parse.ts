@@ -6,7 +6,9 @@ import { EOF, type IRecognitionException, type IToken } from "chevrotain";
 import { FilterSyntaxError } from "../errors.js";
 import { syntaxError } from "../messages.js";
 import type { Ast } from "./ast.js";
-import { budgetMayExceed, budgetSteps, REFERENCE_PARSE_BUDGET, type BudgetExceeded } from "./budget.js";
+import { budgetSteps, type BudgetExceeded } from "./budget.js";
+import { budgetMayExceed, REFERENCE_PARSE_BUDGET } from "./budget-weight.js";
+import { DEFAULT_PARSE_OPTIONS, isBlank, parseLimits, type ParseLimits, type ParseOptions } from "./parse-options.js";
 import { FilterParser, tokenSpan } from "./parser.js";
 import { quickParse, type QuickOutcome } from "./quick-parse.js";
 import { describeToken as describe } from "./recognition.js";
@@ -15,42 +17,7 @@ import { has, NEWEST_TARGET, resolveTarget, type Target } from "../releases.js";
 import { budgetRules, unsupportedConstructs, unsupportedFacts } from "./target-grammar.js";
 import { keywordsOf } from "./words.js";
 
-/** Limits on what `parse` accepts; every one has a default. */
-export interface ParseOptions {
-  /** Longest accepted expression, in UTF-16 code units. Default 1,048,576. */
-  maxLength?: number;
-  /**
-   * Deepest nesting of parentheses, collection bodies and `not`s; 0 means no limit. Default 0: the
-   * reference has no such limit, its parse budget (`maxExpressions`) bounds nesting instead.
-   */
-  maxDepth?: number;
-  /**
-   * The reference's parse budget, in its own meaning (go-bexpr's `WithMaxExpressions`): the number of
-   * grammar expressions its generated parser may try before it gives up with "max number of
-   * expressions parsed" (`too-many-expressions`). Default 2,000,000, the reference's; 0 also means
-   * the default, as in the reference; `Infinity` means no budget.
-   */
-  maxExpressions?: number;
-  /** Most match expressions (`x == 1`, `"a" in y`, ...) in one filter; 0 means no limit. Default 0. */
-  maxMatches?: number;
-  /**
-   * Parse as this release does (`"go-bexpr@0.1.12"`, `"nomad@1.10.5"`; docs/api.md, "Version
-   * targets"): its grammar (no `any`/`all` before 0.1.13, no `is nil` before 0.1.16, each a
-   * `not-in-target` syntax error) and its parse budget (none by default before 0.1.15). Default: the
-   * newest, go-bexpr 0.1.16. An unknown name throws `UnknownTargetError`.
-   */
-  target?: string | Target;
-}
-
-/** The limits of `parse` (every option but the target) with their defaults. */
-export type ParseLimits = Required<Omit<ParseOptions, "target">>;
-
-export const DEFAULT_PARSE_OPTIONS: Readonly<ParseLimits> = Object.freeze({
-  maxLength: 1_048_576,
-  maxDepth: 0,
-  maxExpressions: REFERENCE_PARSE_BUDGET,
-  maxMatches: 0,
-});
+export { DEFAULT_PARSE_OPTIONS, type ParseLimits, type ParseOptions };
 
 let parser: FilterParser | undefined;
 
@@ -63,10 +30,7 @@ export function sharedParser(): FilterParser {
 export function parse(text: string, options: ParseOptions = {}): Ast {
   const target = options.target === undefined ? NEWEST_TARGET : resolveTarget(options.target);
   // Most callers set no limit: the defaults, without copying the options.
-  const limits: ParseLimits =
-    options.maxLength === undefined && options.maxDepth === undefined && options.maxExpressions === undefined && options.maxMatches === undefined
-      ? DEFAULT_PARSE_OPTIONS
-      : { ...DEFAULT_PARSE_OPTIONS, ...definedLimits(options) };
+  const limits = parseLimits(options);
   if (typeof text !== "string") {
     throw syntaxError("unexpected-input", String(text), { start: 0, end: 0 }, { notAString: true });
   }
@@ -102,22 +66,6 @@ export function parse(text: string, options: ParseOptions = {}): Ast {
     if (lacking !== undefined) throw syntaxError("not-in-target", text, lacking.span, unsupportedFacts(lacking, text, target));
   }
   return ast;
-}
-
-/** True when `text` is only spaces, tabs and line breaks (or nothing): a loop, not a regular expression (compiling stays cheap). */
-function isBlank(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c !== 32 && c !== 9 && c !== 10 && c !== 13) return false;
-  }
-  return true;
-}
-
-/** The limits `options` sets (an option set to undefined keeps its default, as an absent one). */
-function definedLimits(options: ParseOptions): Partial<ParseLimits> {
-  const out: Partial<ParseLimits> = {};
-  for (const key of ["maxLength", "maxDepth", "maxExpressions", "maxMatches"] as const) if (options[key] !== undefined) out[key] = options[key];
-  return out;
 }
 
 /** Tokens of a long text lexed and parsed first (then eight times as many, and so on: `fullParse`). */

@@ -4,6 +4,7 @@
  * Letters and digits are Go's (`\pL`, `\pN` of Go 1.23's Unicode 15.0 tables), not JavaScript's.
  */
 import { isLetter, isNumber } from "../unicode/tables.js";
+import { splitPointer } from "./pointer-path.js";
 
 /** Whether `text` is one pointer segment's text (one or more of `[\pL\pN-_.~:|]`), as written. */
 export function isPointerSegment(text: string): boolean {
@@ -20,11 +21,5 @@ export function isPointerSegment(text: string): boolean {
  * `undefined`. The empty string `""` is the pointer with the single empty part.
  */
 export function pointerPath(quoted: string): string[] | undefined {
-  if (quoted.length < 2 || quoted[0] !== '"' || quoted[quoted.length - 1] !== '"') return undefined;
-  if (quoted.length === 2) return [""];
-  const body = quoted.slice(1, -1);
-  if (body[0] !== "/") return undefined;
-  const parts = body.slice(1).split("/");
-  if (!parts.every(isPointerSegment)) return undefined;
-  return parts.map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+  return splitPointer(quoted, isPointerSegment);
 }

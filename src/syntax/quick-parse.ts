@@ -10,8 +10,8 @@
  * the same tree wherever the fast path answers, and that it answers for the common forms.
  */
 import type { Binding, Expr, Literal, MatchExpr, MatchOp, Segment, Selector, Span } from "./ast.js";
-import { flat, matchNode, pointerLiteral, pointerSelector, wordLiteral, type ParserLimits } from "./parser.js";
-import { pointerPath } from "./pointer.js";
+import { flat, matchNode, pointerLiteral, pointerSelector, wordLiteral, type ParserLimits } from "./nodes.js";
+import { isAscii, isAsciiPointerSegment, splitPointer } from "./pointer-path.js";
 import { unquote } from "./strings.js";
 
 /** Thrown to leave the fast path; never escapes `quickParse`. */
@@ -373,6 +373,15 @@ function selectorAfterIn(): Selector {
   const c = src.charCodeAt(pos);
   if (!isLetter(c) && c !== 34) decline();
   return selectorHere();
+}
+
+/**
+ * `pointerPath` (pointer.ts) of a double-quoted token: declines at one with a character outside ASCII
+ * (Go's Unicode letter and digit tables stay with the full parser, `pointer-path.ts`).
+ */
+function pointerPath(raw: string): string[] | undefined {
+  if (!isAscii(raw)) decline();
+  return splitPointer(raw, isAsciiPointerSegment);
 }
 
 /**

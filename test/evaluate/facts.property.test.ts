@@ -1,6 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { print, type CompileOptions, type PlanNode } from "../../src/index.js";
+// The library's modules (not its build): the regular-expression engine is installed by loading it (src/semantics/pattern.ts).
+import "../../src/semantics/regex.js";
 import { compileAst } from "../../src/evaluate/compile.js";
 import { evaluationRules } from "../../src/semantics/rules.js";
 import { interpretedFacts, levelMatches, MAX_COMPILED_NESTING, filterFacts, planFacts, type PlanFacts } from "../../src/semantics/facts.js";

@@ -8,7 +8,8 @@ import { fileURLToPath } from "node:url";
  */
 export const LIBRARY_BUILD = {
   path: fileURLToPath(new URL("../../dist/index.js", import.meta.url)),
-  external: [/\/dist\/(index|chunk-[A-Z0-9]+)\.js$/],
+  // The entries (index, web), their shared chunks and the chunks the web entry loads on demand.
+  external: [/\/dist\/[\w-]+\.js$/],
 };
 
 /**
