@@ -244,7 +244,7 @@ describe("the playground at /ui/", () => {
     await expect.poll(() => editorText(page), POLL).toBe('"web" in TaskGroups and TaskGroups.web.DesiredTotal == 3');
     await settled(page);
     await page.locator(".cm-line").getByText("TaskGroups", { exact: true }).first().hover();
-    const tooltip = page.locator(".type-tooltip");
+    const tooltip = page.locator(".cm-filter-type");
     await tooltip.waitFor();
     expect(await tooltip.innerText()).toBe("TaskGroups: map of record DeploymentState");
     await shot(page, "completion-hover");
