@@ -10,4 +10,5 @@ export { filterCompletion, filterCompletionSource } from "./complete.js";
 export { filterHover, type HoverOptions } from "./hover.js";
 export { applyFirstFix, applyFixTo } from "./fix.js";
 export { diagnosticsOf } from "./diagnostics.js";
+export { refreshFilter } from "./refresh.js";
 export type { FilterOptions, Live } from "./options.js";

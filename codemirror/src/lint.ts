@@ -5,6 +5,7 @@ import type { Diagnostic } from "filter-expr";
 import { diagnosticsOf } from "./diagnostics.js";
 import { applyFixTo } from "./fix.js";
 import type { FilterOptions } from "./options.js";
+import { asksRefresh } from "./refresh.js";
 
 /** Options of `filterLinter`: the schema and target, and the lint's delay. */
 export interface LinterOptions extends FilterOptions {
@@ -47,9 +48,9 @@ export function filterLintSource(options: FilterOptions = {}): LintSource {
 
 /**
  * The linter: `diagnose(text, { schema, target })` as you type, with severities, codes and the fixes
- * as actions in the tooltip and the lint panel. `options.schema` may be a function; after it changes,
- * call `forceLinting(view)`.
+ * as actions in the tooltip and the lint panel. `options.schema` may be a function; after its answer
+ * changes, call `refreshFilter(view)`.
  */
 export function filterLinter(options: LinterOptions = {}): Extension {
-  return linter(filterLintSource(options), { delay: options.delay ?? 50 });
+  return linter(filterLintSource(options), { delay: options.delay ?? 50, needsRefresh: (update) => asksRefresh(update.transactions) });
 }

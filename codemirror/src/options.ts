@@ -9,7 +9,7 @@ export interface FilterOptions {
   /**
    * The record type of the data (`schemas.job`, …), or a function returning it, read at each lint,
    * completion and hover (a page that switches schemas passes `() => current`, then calls
-   * `forceLinting(view)` from `@codemirror/lint` after a switch). Without one: plain JSON (no fields are
+   * `refreshFilter(view)` after a switch). Without one: plain JSON (no fields are
    * known, any selector is valid).
    */
   readonly schema?: Live<Schema | undefined>;
