@@ -1,7 +1,7 @@
 /**
  * filter-expr-codemirror in a real browser: Debian's chromium driven by playwright-core, on a minimal page
  * (test/page/main.ts) that imports only the package's build, the library's and CodeMirror, bundled by
- * esbuild and served on loopback. Every wait is on a condition of the page.
+ * esbuild as an application would and served on loopback. Every wait is on a condition of the page.
  */
 import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -33,8 +33,9 @@ beforeAll(async () => {
     format: "esm",
     platform: "browser",
     write: false,
-    // The parser reads one environment variable (grammar validation, for its own tests).
-    define: { "process.env.FILTER_EXPR_VALIDATE_GRAMMAR": '"0"' },
+    // A bundle as an application makes it from the installed builds: no tsconfig (this repository's
+    // paths point at the sources) and no `define` (the library must not need `process` in a browser).
+    tsconfigRaw: {},
     logLevel: "silent",
   });
   const script = bundle.outputFiles[0]!.contents;
