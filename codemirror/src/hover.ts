@@ -1,5 +1,5 @@
 /** `filterHover`: the type of the selector under the pointer, from the library's `selectorAt`. */
-import { hoverTooltip, type TooltipView } from "@codemirror/view";
+import { EditorView, hoverTooltip, type TooltipView } from "@codemirror/view";
 import type { Extension } from "@codemirror/state";
 import { selectorAt, type SelectorInfo } from "filter-expr";
 import { read, type FilterOptions } from "./options.js";
@@ -20,6 +20,9 @@ function renderType(info: SelectorInfo): HTMLElement {
   return dom;
 }
 
+/** The default tooltip's spacing (a page's own stylesheet may set more). */
+const theme = EditorView.baseTheme({ ".cm-filter-type": { padding: "2px 6px" } });
+
 /**
  * A hover tooltip over each selector with the type the schema gives it (`list of string`,
  * `map of record TaskGroupSummary`, a bound name's element type, `unknown` past a step the schema does
@@ -27,9 +30,10 @@ function renderType(info: SelectorInfo): HTMLElement {
  */
 export function filterHover(options: HoverOptions = {}): Extension {
   const render = options.render ?? renderType;
-  return hoverTooltip((view, pos) => {
+  const tooltip = hoverTooltip((view, pos) => {
     const info = selectorAt(view.state.doc.toString(), pos, { schema: read(options.schema) });
     if (info === undefined) return null;
     return { pos: info.span.start, end: info.span.end, above: true, create: (): TooltipView => ({ dom: render(info) }) };
   });
+  return [tooltip, theme];
 }
