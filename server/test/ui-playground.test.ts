@@ -251,6 +251,16 @@ describe("the playground at /ui/", () => {
     await page.close();
   });
 
+  it("switching the endpoint underlines the filter against the new endpoint's schema", async () => {
+    const page = await open(hashOf({ filter: 'JobSummary.JobID == "x"', endpoint: "jobs" }));
+    await settled(page);
+    expect(await page.locator(".cm-lintRange-error").count()).toBe(0);
+    await page.locator("#endpoint").selectOption("deployments");
+    await expect.poll(() => page.locator(".cm-lintRange-error").first().innerText(), POLL).toBe("JobSummary");
+    await settled(page, "invalid");
+    await page.close();
+  });
+
   it("a typo clears the rows of the filter before it: no stale rows under an invalid filter", async () => {
     const page = await open(hashOf({ filter: 'Status == "running"', endpoint: "jobs", namespace: "*", per_page: "5" }));
     await settled(page);
