@@ -1,8 +1,8 @@
 import { defineConfig } from "vitest/config";
 import { LIBRARY_BUILD, SUITE } from "./test/support/suite-options.js";
 
-// One `npm test` for the packages of the repository: the library (this folder), the server (server/)
-// and the language server (lsp/).
+// One `npm test` for the packages of the repository: the library (this folder), the server (server/),
+// the language server (lsp/) and the CodeMirror package (codemirror/).
 export default defineConfig({
   test: {
     reporters: ["default", "./test/support/summary-reporter.ts"],
@@ -29,6 +29,7 @@ export default defineConfig({
       },
       "server/vitest.config.ts",
       "lsp/vitest.config.ts",
+      "codemirror/vitest.config.ts",
     ],
   },
 });

@@ -20,6 +20,7 @@ let work = "";
 let library: Packed;
 let server: Packed;
 let lsp: Packed;
+let codemirror: Packed;
 /** An empty project with only the library's tarball installed, and what `npm install` printed. */
 let app = "";
 let installOutput = "";
@@ -85,6 +86,7 @@ beforeAll(async () => {
   library = await pack([]);
   server = await pack(["--workspace", "filter-server"]);
   lsp = await pack(["--workspace", "filter-expr-lsp"]);
+  codemirror = await pack(["--workspace", "filter-expr-codemirror"]);
   app = project("app");
   const install = await npm(["install", "--no-package-lock", library.file], app);
   expect(install.status, install.stderr).toBe(0);
@@ -248,5 +250,41 @@ describe("the language server's tarball, installed with the library's", () => {
     client.open("file:///app/a.filter", 'Stauts == "running"\n');
     expect((await client.diagnostics("file:///app/a.filter")).map((d) => d.code)).toEqual(["unknown-field"]);
     expect(await client.stop()).toBe(0);
+  });
+});
+
+describe("the CodeMirror package's tarball, installed with the library's", () => {
+  it("installs with CodeMirror as its peers without a warning, shares the library's one copy, type-checks strictly and bundles for a page", async () => {
+    const dir = project("codemirror-app", { type: "module" });
+    const install = await npm(["install", "--no-package-lock", library.file, codemirror.file], dir);
+    expect(install.status, install.stderr).toBe(0);
+    expect(install.stdout + install.stderr).not.toMatch(/warn/i);
+    expect(existsSync(join(dir, "node_modules", "filter-expr-codemirror", "node_modules", "filter-expr"))).toBe(false);
+    // npm installs the peers: the application's one copy of CodeMirror.
+    expect(existsSync(join(dir, "node_modules", "@codemirror", "state", "package.json"))).toBe(true);
+    expect(existsSync(join(dir, "node_modules", "filter-expr-codemirror", "node_modules"))).toBe(false);
+    writeFileSync(
+      join(dir, "main.ts"),
+      `import { EditorView } from "@codemirror/view";
+      import { schemas } from "filter-expr";
+      import { filterExpr, refreshFilter, type FilterOptions } from "filter-expr-codemirror";
+      const options: FilterOptions = { schema: () => schemas.job, target: "nomad@1.10.5" };
+      const view = new EditorView({ parent: document.body, extensions: [filterExpr(options)] });
+      refreshFilter(view);
+      // @ts-expect-error: a schema is a record type
+      export const wrong: FilterOptions = { schema: "job" };`,
+    );
+    writeFileSync(
+      join(dir, "tsconfig.json"),
+      JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: "esnext", moduleResolution: "bundler", target: "es2022", lib: ["es2022", "dom"], types: [] }, files: ["main.ts"] }),
+    );
+    const tsc = await node([TSC, "-p", dir], dir);
+    expect(tsc.stdout + tsc.stderr).toBe("");
+    expect(tsc.status).toBe(0);
+    const { build } = await import("esbuild");
+    const bundle = await build({ entryPoints: [join(dir, "main.ts")], absWorkingDir: dir, bundle: true, format: "esm", minify: true, write: false, metafile: true, logLevel: "silent" });
+    const inputs = Object.keys(bundle.metafile.inputs);
+    expect(inputs).toContain("node_modules/filter-expr-codemirror/dist/index.js");
+    expect(inputs.filter((f) => f.endsWith("@codemirror/state/dist/index.js"))).toEqual(["node_modules/@codemirror/state/dist/index.js"]);
   });
 });

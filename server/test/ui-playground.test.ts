@@ -244,10 +244,20 @@ describe("the playground at /ui/", () => {
     await expect.poll(() => editorText(page), POLL).toBe('"web" in TaskGroups and TaskGroups.web.DesiredTotal == 3');
     await settled(page);
     await page.locator(".cm-line").getByText("TaskGroups", { exact: true }).first().hover();
-    const tooltip = page.locator(".type-tooltip");
+    const tooltip = page.locator(".cm-filter-type");
     await tooltip.waitFor();
     expect(await tooltip.innerText()).toBe("TaskGroups: map of record DeploymentState");
     await shot(page, "completion-hover");
+    await page.close();
+  });
+
+  it("switching the endpoint underlines the filter against the new endpoint's schema", async () => {
+    const page = await open(hashOf({ filter: 'JobSummary.JobID == "x"', endpoint: "jobs" }));
+    await settled(page);
+    expect(await page.locator(".cm-lintRange-error").count()).toBe(0);
+    await page.locator("#endpoint").selectOption("deployments");
+    await expect.poll(() => page.locator(".cm-lintRange-error").first().innerText(), POLL).toBe("JobSummary");
+    await settled(page, "invalid");
     await page.close();
   });
 

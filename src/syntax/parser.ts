@@ -72,7 +72,8 @@ export class FilterParser extends EmbeddedActionsParser {
   private matchCount = 0;
 
   constructor() {
-    super(T.allTokens, { maxLookahead: 1, errorMessageProvider, skipValidations: process.env.FILTER_EXPR_VALIDATE_GRAMMAR !== "1" });
+    // A browser has no `process` (a bundler need not define it): there the grammar is never validated.
+    super(T.allTokens, { maxLookahead: 1, errorMessageProvider, skipValidations: globalThis.process?.env?.FILTER_EXPR_VALIDATE_GRAMMAR !== "1" });
     this.performSelfAnalysis();
   }
 

@@ -1,7 +1,8 @@
 /**
  * vitest's global setup (vitest.config.ts): the builds the tests start as processes — the library's
  * `dist/` (filter-check, and what the server's bin imports) and the server's `server/dist/main.js`, the language
- * server's `lsp/dist/main.js` —
+ * server's `lsp/dist/main.js`, the CodeMirror package's `codemirror/dist/index.js` (its browser test bundles
+ * a page from it) —
  * are made anew when a source is newer than them, so a process under test always runs the sources as
  * they are. Both projects' tests import the library's build too
  * (test/support/suite-options.ts). Processes start from the builds because a start through tsx costs
@@ -28,4 +29,5 @@ export function setup(): void {
   buildIfStale();
   buildIfStale("server", "dist/main.js");
   buildIfStale("lsp", "dist/main.js");
+  buildIfStale("codemirror", "dist/index.js", "dist/index.d.ts");
 }

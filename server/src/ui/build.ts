@@ -2,7 +2,8 @@
  * Builds the playground's page (page/main.ts, page/style.css, page/index.html) with esbuild into
  * static assets: one script and one stylesheet named by their content hash, and index.html pointing
  * at them. The library is bundled from its source (filter-expr → ../src/index.ts), so the page checks
- * filters with exactly the code the server runs. esbuild is a development dependency: it is loaded
+ * filters with exactly the code the server runs, and so is the editor support (filter-expr-codemirror →
+ * ../codemirror/src/index.ts), so the page needs no build of either. esbuild is a development dependency: it is loaded
  * only when the assets are built (at `npm run build`, or at start when running from source).
  */
 import { readFile } from "node:fs/promises";
@@ -20,6 +21,7 @@ export interface Asset {
 
 const PAGE = fileURLToPath(new URL("./page/", import.meta.url));
 const LIBRARY = fileURLToPath(new URL("../../../src/index.ts", import.meta.url));
+const CODEMIRROR = fileURLToPath(new URL("../../../codemirror/src/index.ts", import.meta.url));
 
 const TYPES: Readonly<Record<string, string>> = {
   ".js": "text/javascript; charset=utf-8",
@@ -48,7 +50,7 @@ export async function buildPage(options: { minify?: boolean } = {}): Promise<Ass
     write: false,
     outdir: "/ui",
     entryNames: "[name]-[hash]",
-    alias: { "filter-expr": LIBRARY },
+    alias: { "filter-expr": LIBRARY, "filter-expr-codemirror": CODEMIRROR },
     // The parser reads one environment variable (grammar validation, for its own tests).
     define: { "process.env.FILTER_EXPR_VALIDATE_GRAMMAR": '"0"' },
     logLevel: "silent",

@@ -3,7 +3,7 @@
  * few near misses, the curl command and the plan; its state in the URL hash.
  */
 import { compile, diagnose, lineColumn, nearMissFilters, parse, schemas, selectorsRead, type Diagnostic, type Expr, type Explanation, type NearMissFilter, type Schema } from "filter-expr";
-import { forceLinting } from "@codemirror/lint";
+import { refreshFilter } from "filter-expr-codemirror";
 import type { EditorView } from "@codemirror/view";
 import { applyFixTo, createEditor } from "./editor.js";
 import { curlCommand, fetchList, listUrl, renderTable, type ListRequest, type ReadColumn } from "./results.js";
@@ -304,7 +304,7 @@ endpointInput.addEventListener("change", () => {
   // The diagnostics depend on the endpoint's schema.
   diagnostics = diagnosticsOf(state);
   renderExamples();
-  forceLinting(view);
+  refreshFilter(view);
   update({ pageToken: "" }, 0);
 });
 namespaceInput.addEventListener("input", () => update({ namespace: namespaceInput.value.trim() || "default", pageToken: "" }));
