@@ -9,9 +9,9 @@
 import { FilterError, FilterSyntaxError } from "../errors.js";
 import { lint } from "../lint/index.js";
 import { concrete } from "../semantics/path.js";
-import { checkAst } from "../semantics/check.js";
+import { checkAst, staticErrorSpans } from "../semantics/check.js";
 import { ANY, type Schema } from "../semantics/schema.js";
-import type { Expr } from "../syntax/ast.js";
+import type { Expr, Span } from "../syntax/ast.js";
 import { parseForTarget, targetFindings } from "../targets/check.js";
 import { resolveTarget, type Target } from "../releases.js";
 import { applyFix } from "./apply.js";
@@ -149,6 +149,33 @@ interface Score {
   readonly warnings: number;
 }
 
+/**
+ * What `score(findings(text, options))` says, and the first finding that keeps the text from parsing,
+ * counted without building the findings (their messages, suggestions, fixes): each candidate fix is
+ * checked this way, so a text with many findings costs a walk per fix, not a diagnosis per fix.
+ */
+export function scoreOf(text: string, options: DiagnoseOptions): Score & { readonly firstSyntax: { readonly code: string; readonly span: Span } | undefined } {
+  const schema = options.schema;
+  const target = options.target === undefined ? undefined : resolveTarget(options.target);
+  let ast: Expr;
+  try {
+    ast = parseForTarget(text, target);
+  } catch (e) {
+    if (!(e instanceof FilterSyntaxError)) throw e;
+    return { parses: false, errors: 1, warnings: 0, firstSyntax: { code: e.code, span: e.span } };
+  }
+  const errorSpans = staticErrorSpans(ast, text, schema ?? ANY);
+  const onTarget = target && targetFindings(ast, text, schema ?? ANY, target);
+  const lacking = onTarget?.errors ?? [];
+  let warnings = 0;
+  if (options.warnings !== false) {
+    // A warning about the same text as an error is folded into the error (`findings`).
+    for (const w of [...lint(ast, text, schema), ...(onTarget?.warnings ?? [])]) if (!errorSpans.some((s) => overlaps(s, w.span))) warnings++;
+  }
+  const first = lacking.reduce<(typeof lacking)[number] | undefined>((a, e) => (a === undefined || e.span.start < a.span.start ? e : a), undefined);
+  return { parses: lacking.length === 0, errors: lacking.length + errorSpans.length, warnings, firstSyntax: first && { code: first.code, span: first.span } };
+}
+
 function score(found: readonly Finding[]): Score {
   const parses = !found.some((f) => f.syntax);
   return {
@@ -160,8 +187,7 @@ function score(found: readonly Finding[]): Score {
 
 /** Does `fixed` (the text with `fix` applied) get rid of `diagnostic` without adding a finding? */
 function improves(diagnostic: Diagnostic, fix: Fix, fixed: string, base: Score, options: DiagnoseOptions): boolean {
-  const after = findings(fixed, options);
-  const now = score(after);
+  const now = scoreOf(fixed, options);
   if (!base.parses) {
     if (now.parses) return true;
     // The first syntax error is now elsewhere: not in or next to the edited text, not where this one was.
@@ -169,7 +195,7 @@ function improves(diagnostic: Diagnostic, fix: Fix, fixed: string, base: Score, 
     const from = Math.min(...starts);
     const shift = fix.edits.reduce((n, e) => n + e.insert.length - (e.end - e.start), 0);
     const to = Math.max(...fix.edits.map((e) => e.end)) + shift;
-    const first = after.find((f) => f.syntax)?.diagnostic;
+    const first = now.firstSyntax;
     if (first === undefined) return true;
     const mapped = first.span.start < from ? first.span.start : first.span.start - shift;
     const same = mapped === diagnostic.span.start && first.code === diagnostic.code;

@@ -29,10 +29,24 @@ export interface CheckOptions {
 /** All static type errors of `ast` against `schema`, in source order. */
 export function checkAst(ast: Expr, source: string, schema: Type, options: CheckOptions = {}): FilterTypeError[] {
   const errors: FilterTypeError[] = [];
+  return staticErrors(ast, source, schema, options, (_span, make) => errors.push(make())) ? errors : [];
+}
+
+/** The spans of the static type errors of `ast`: `checkAst(…)`'s, without building the errors (their messages, suggestions and stacks). */
+export function staticErrorSpans(ast: Expr, source: string, schema: Type, options: CheckOptions = {}): Span[] {
+  const spans: Span[] = [];
+  return staticErrors(ast, source, schema, options, (span) => spans.push(span)) ? spans : [];
+}
+
+/**
+ * Finds the static type errors of `ast`, in source order, and gives `found` the way to build each.
+ * False when collections nest too deep to check (then there are none to report).
+ */
+function staticErrors(ast: Expr, source: string, schema: Type, options: CheckOptions, found: (span: Span, make: () => FilterTypeError) => void): boolean {
   /** Whether the node being checked is evaluated for every record. */
   let always = true;
   const report = <C extends TypeErrorCode>(detail: Extract<TypeErrorDetail, { readonly code: C }>, facts: TypeFacts<C>, span: Span, suggestion?: string, certain = always) =>
-    errors.push(typeError(detail, facts, source, span, suggestion, certain));
+    found(span, () => typeError(detail, facts, source, span, suggestion, certain));
   const visit = (e: Expr, scope: Scope): void => {
     switch (e.kind) {
       case "not": {
@@ -83,8 +97,12 @@ export function checkAst(ast: Expr, source: string, schema: Type, options: Check
       const c = concrete(step.from!);
       if (step.failure === "unknown-field" && c.kind === "record") {
         if (!options.unknownValue) {
-          const suggestion = didYouMean(seg.name, Object.keys(c.fields));
-          report({ code: "unknown-field", field: seg.name, record: c.name }, { name: seg.name, record: c.name, suggestion }, span, suggestion);
+          const certain = always;
+          found(span, () => {
+            const suggestion = didYouMean(seg.name, Object.keys(c.fields));
+            const facts = { name: seg.name, record: c.name, suggestion };
+            return typeError({ code: "unknown-field", field: seg.name, record: c.name }, facts, source, span, suggestion, certain);
+          });
         }
       } else if (step.failure === "invalid-index") {
         // A list is walked by index: a step that is not an integer fails wherever it is reached.
@@ -147,10 +165,10 @@ export function checkAst(ast: Expr, source: string, schema: Type, options: Check
   } catch (e) {
     // Collections nested beyond what the reference's parse budget allows: no static checks (the
     // evaluators, which do not recurse, still report every error at evaluation).
-    if (e instanceof RangeError) return [];
+    if (e instanceof RangeError) return false;
     throw e;
   }
-  return errors;
+  return true;
 }
 
 /** The closest candidate to `name` (case-insensitive equality first, then edit distance ≤ 2). */

@@ -5,6 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { applyFix, compile, diagnose, fixAll, parse, print, schemas, type Expr } from "../../src/index.js";
+import { scoreOf } from "../../src/fix/diagnose.js";
 import { runs } from "../support/runs.js";
 
 /** Canonical text with nested and/or chains flattened (`a and (b and c)` is `a and b and c`). */
@@ -166,6 +167,37 @@ describe("diagnose on any text", () => {
             expect(again, `${text} → ${fixed}`).toEqual([]);
           }
         }
+      }),
+      { numRuns: runs(400) },
+    );
+  });
+
+  it("a fix is checked by counting the findings of the text it makes: the counts are diagnose's", () => {
+    // Whole clauses with errors and warnings (a warning about an error's text is folded into it), joined by the pieces.
+    const clause = fc.constantFrom(
+      'Datacenters.web == "x"', "Stauts == 1", "Priority == high", "JobSummary.Summary.web.Running == 1", 'ID == "/x"', 'Status == "RUNNING"',
+      '"dc1" in Datacenters', 'Name matches "("', "Name == Status", "Priority == 1",
+    );
+    const parsing = fc.tuple(fc.array(clause, { minLength: 1, maxLength: 5 }), fc.constantFrom(" and ", " or ")).map(([cs, j]) => cs.join(j));
+    const text = fc.oneof(parsing, fc.array(fc.oneof(piece, clause), { maxLength: 10 }).map((p) => p.join("")));
+
+    const sorted = <D extends { readonly span: { readonly start: number } }>(ds: readonly D[]): D[] => ds.slice().sort((a, b) => a.span.start - b.span.start);
+    fc.assert(
+      fc.property(text, fc.boolean(), fc.constantFrom(undefined, "go-bexpr@0.1.11", "nomad@1.10.5"), fc.boolean(), (text, typed, target, warnings) => {
+        const options = { ...(typed ? job : {}), ...(target ? { target } : {}), warnings };
+        const found = diagnose(text, options);
+        let parsed = true;
+        try {
+          parse(text, target ? { target } : {});
+        } catch {
+          parsed = false;
+        }
+        const syntax = sorted(found).filter((d) => !parsed || d.code === "not-in-target");
+        const counted = scoreOf(text, options);
+        expect(counted.parses).toBe(syntax.length === 0);
+        expect(counted.errors).toBe(found.filter((d) => d.severity === "error").length);
+        expect(counted.warnings).toBe(found.filter((d) => d.severity === "warning").length);
+        expect(counted.firstSyntax).toEqual(syntax[0] && { code: syntax[0].code, span: syntax[0].span });
       }),
       { numRuns: runs(400) },
     );
