@@ -1,6 +1,6 @@
 /**
  * Whole-process figures of the built package (medians of fresh processes, in one run):
- *  1. importing the ESM build against requiring the CommonJS build, each timed inside its own fresh
+ *  1. importing the package against requiring its CommonJS entry, each timed inside its own fresh
  *     `node` (the import alone, not node's start-up);
  *  2. `filter-check --version` against a bare `node -e 0`, wall time;
  *  3. `filter-check --schema job --data` over 200,000 generated jobs (a JSON array, 19-digit
@@ -59,7 +59,7 @@ function timed(command: string, args: string[]): { seconds: number; mib: number;
 const lines: string[] = [];
 const esm = inProcess(["--input-type=module", "-e", "const t = performance.now(); await import('./dist/index.js'); console.log(performance.now() - t)"]);
 const cjs = inProcess(["-e", "const t = performance.now(); require('./dist/index.cjs'); console.log(performance.now() - t)"]);
-lines.push(`import of the ESM build ${ms(esm)}, require of the CommonJS build ${ms(cjs)} (median of ${RUNS} fresh processes): ${(esm / cjs).toFixed(2)}×`);
+lines.push(`import of the package ${ms(esm)}, require of its CommonJS entry (the same build, through require of an ES module) ${ms(cjs)} (median of ${RUNS} fresh processes): ${(esm / cjs).toFixed(2)}×`);
 
 const bare = wall(process.execPath, ["-e", "0"]);
 const version = wall(process.execPath, ["dist/cli/filter-check.js", "--version"]);
