@@ -10,7 +10,7 @@ import { completionsAt, type Completion } from "filter-expr";
 import { read, type FilterOptions } from "./options.js";
 
 /** The icon class of each kind (`cm-completionIcon-…`): CodeMirror's own, and `operator` of this package. */
-const TYPES: Readonly<Record<Completion["kind"], string>> = { field: "property", variable: "variable", keyword: "keyword", operator: "operator" };
+const TYPES: Readonly<Record<Completion["kind"], string>> = { field: "property", variable: "variable", keyword: "keyword", operator: "operator", value: "enum" };
 
 /** A character of a name (`[A-Za-z0-9_/]`) or a dot: typing one opens the list; anything else needs Ctrl-Space. */
 const OPENS = /[A-Za-z0-9_/.]/;

@@ -10,6 +10,7 @@ const KINDS: Readonly<Record<Completion["kind"], CompletionItemKind>> = {
   variable: CompletionItemKind.Variable,
   keyword: CompletionItemKind.Keyword,
   operator: CompletionItemKind.Operator,
+  value: CompletionItemKind.EnumMember,
 };
 
 /** The items at a position (none outside a filter). */

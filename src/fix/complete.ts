@@ -15,8 +15,8 @@ import { selectorAt } from "./hover.js";
 export interface Completion {
   /** What the list shows: a field name, a bound name, a keyword or an operator (`is not empty`). */
   readonly label: string;
-  /** `field` of a record, `variable` (a name bound by `any`/`all`), `keyword` (`not`, `any`, `and`, `as`, …) or `operator` (`==`, `contains`, `is empty`, …). */
-  readonly kind: "field" | "variable" | "keyword" | "operator";
+  /** `field` of a record, `variable` (a name bound by `any`/`all`), `keyword` (`not`, `any`, `and`, `as`, …), `operator` (`==`, `contains`, `is empty`, …) or `value` (one the schema lists for the field compared, quoted). */
+  readonly kind: "field" | "variable" | "keyword" | "operator" | "value";
   /** For fields and bound names: the schema's type (`list of string`, `record JobSummary`, `any JSON value`). */
   readonly detail?: string;
   /** The text that replaces `[from, to)` of the result: the label, or `["key"]` for a field whose name is not a plain name. */
@@ -96,6 +96,12 @@ interface Frame {
  */
 export function completionsAt(text: string, offset: number, options: CompleteOptions = {}): Completions {
   const to = Math.max(0, Math.min(offset, text.length));
+  // A double-quoted value being typed (its closing quote not yet there) is replaced whole.
+  const quoted = openQuote(text.slice(0, to));
+  if (quoted !== undefined) {
+    const before = completionsAt(text.slice(0, quoted), quoted, options);
+    return { from: quoted, to, items: before.items.filter((item) => item.kind === "value") };
+  }
   const lexed = T.lexer.tokenize(text.slice(0, to));
   // A character no token matches (`&&`): the text is not one the machine can follow.
   if (lexed.errors.length > 0) return { from: to, to, items: [] };
@@ -123,6 +129,7 @@ export function completionsAt(text: string, offset: number, options: CompleteOpt
   const schema = options.schema;
   const items: Completion[] = [];
   const fieldsOf = (path: string | undefined) => fieldItems(frames, path, schema, from);
+  const compared = state === "value" && !wholeRun ? comparedSelector(text, tokens.slice(0, runStart)) : undefined;
   switch (wholeRun ? afterSelector(state) : state) {
     case "expression":
       if (base !== undefined) items.push(...fieldsOf(base));
@@ -157,10 +164,45 @@ export function completionsAt(text: string, offset: number, options: CompleteOpt
     case "junction":
       items.push(...words(keywordsOf("junction")));
       break;
+    case "value":
+      if (compared !== undefined) {
+        const info = typeAt(frames, compared, schema);
+        for (const v of info?.values ?? []) items.push({ label: JSON.stringify(v), kind: "value", detail: info!.type, insert: JSON.stringify(v) });
+      }
+      break;
     default:
       break;
   }
   return { from, to, items };
+}
+
+/** Where a double-quoted literal that is still open starts (an odd count of unescaped quotes), if one does. */
+function openQuote(text: string): number | undefined {
+  let open: number | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (open !== undefined && c === "\\") i++;
+    else if (c === '"') open = open === undefined ? i : undefined;
+    else if (c === "`" && open === undefined) {
+      // A raw string: no escapes, and no double quote ends it.
+      const end = text.indexOf("`", i + 1);
+      if (end < 0) return undefined;
+      i = end;
+    }
+  }
+  return open;
+}
+
+/** The selector a value is compared with: the selector tokens before the operator that ends `tokens` (`S ==`, `S not contains`). */
+function comparedSelector(text: string, tokens: readonly IToken[]): string | undefined {
+  let i = tokens.length - 1;
+  if (i >= 0 && !(tokenMatcher(tokens[i]!, T.EqualityOperator) || tokenMatcher(tokens[i]!, T.TextOperator))) return undefined;
+  i--;
+  if (i >= 0 && tokenMatcher(tokens[i]!, T.Not)) i--;
+  const end = i;
+  while (i >= 0 && isSelectorPart(tokens[i]!) && (i === end || tokenEnd(tokens[i]!) === tokens[i + 1]!.startOffset)) i--;
+  if (i === end) return undefined;
+  return text.slice(tokens[i + 1]!.startOffset, tokenEnd(tokens[end]!));
 }
 
 /** The state after a whole selector typed in the state before it. */

@@ -4,7 +4,7 @@
  */
 import { FilterError } from "../errors.js";
 import { bind, concrete, resolve, type Scope } from "../semantics/path.js";
-import { ANY, typeName, type Schema, type Type } from "../semantics/schema.js";
+import { ANY, knownValues, typeName, type Schema, type Type } from "../semantics/schema.js";
 import { notRun, type Expr, type Selector, type Span } from "../syntax/ast.js";
 import { parse } from "../syntax/parse.js";
 
@@ -17,6 +17,8 @@ export interface SelectorInfo {
   readonly type: string;
   /** When the value is a record: its field names, in the schema's order. */
   readonly fields: readonly string[];
+  /** The values the schema lists for it (a string field with known values, or a list of them), else none. */
+  readonly values: readonly string[];
 }
 
 /**
@@ -40,6 +42,7 @@ export function selectorAt(text: string, offset: number, options: { schema?: Sch
     span: found.selector.span,
     type: type === undefined ? "unknown" : typeName(type),
     fields: c?.kind === "record" ? Object.keys(c.fields) : [],
+    values: knownValues(c) ?? (c?.kind === "list" ? knownValues(c.elem) : undefined) ?? [],
   };
 }
 

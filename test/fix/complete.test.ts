@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { completionsAt, schemas, t, typeName, type Completions, type Schema, type Type } from "../../src/index.js";
+import { compile, completionsAt, diagnose, schemas, t, typeName, type Completions, type Schema, type Type } from "../../src/index.js";
 import { runs } from "../support/runs.js";
 
 const job = { schema: schemas.job };
@@ -86,6 +86,40 @@ describe("completionsAt", () => {
       { label: "a b", kind: "field", detail: "string", insert: '["a b"]', from: 1 },
       { label: "c", kind: "field", detail: "signed integer", insert: "c" },
     ]);
+  });
+
+  it("offers the values the schema lists for the field compared, quoted, also inside an open quote", () => {
+    const status = schemas.job.fields["Status"];
+    const listed = status?.kind === "string" ? (status.values ?? []) : [];
+    expect(listed.length).toBeGreaterThan(0);
+    expect(at("Status == ").items).toEqual(listed.map((v) => ({ label: JSON.stringify(v), kind: "value", detail: "string", insert: JSON.stringify(v) })));
+    expect(labels('Type != "')).toEqual(['"service"', '"batch"', '"system"', '"sysbatch"']);
+    expect(at('Status == "ru')).toMatchObject({ from: 10, to: 13 });
+    expect(labels('Status not contains ')).toContain('"running"');
+    expect(labels('Name == "a" and Status == ')).toContain('"dead"');
+    expect(labels("Status == ", { schema: schemas.deployment })).toContain('"successful"');
+    // A field without listed values, plain JSON, and a closed literal: no values.
+    expect(labels("Name == ")).toEqual([]);
+    expect(labels("Status == ", {})).toEqual([]);
+    expect(labels('Status == "running" ')).not.toContain('"dead"');
+  });
+
+  it("law: a value it offers, inserted, leaves no unknown-value warning and compiles", () => {
+    const fields = Object.entries(schemas.job.fields).filter(([, type]) => type.kind === "string" && type.values !== undefined).map(([name]) => name);
+    expect(fields.length).toBeGreaterThan(0);
+    fc.assert(
+      fc.property(fc.constantFrom(...fields), fc.constantFrom("==", "!="), fc.constantFrom("", '"', '"x'), (field, op, typed) => {
+        const text = `${field} ${op} ${typed}`;
+        const r = at(text);
+        expect(r.items.length).toBeGreaterThan(0);
+        for (const item of r.items) {
+          const done = text.slice(0, r.from) + item.insert;
+          expect(diagnose(done, job).filter((d) => d.code === "unknown-value")).toEqual([]);
+          expect(() => compile(done, job)).not.toThrow();
+        }
+      }),
+      { numRuns: runs(50) },
+    );
   });
 
   it("offers nothing where it cannot follow the text", () => {
