@@ -9,7 +9,7 @@
  */
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { apiHeaderNames, otherDialect, type ApiHeaderDialect } from "./api-headers.js";
-import { errorDocument, JSONAPI_MEDIA_TYPE } from "./runs/jsonapi.js";
+import { sendError } from "./runs/routes.js";
 
 /** The message of the refusal. */
 export function foreignTokenMessage(dialect: ApiHeaderDialect): string {
@@ -26,7 +26,7 @@ export function carriesForeignToken(headers: Record<string, string | string[] | 
 
 function refuse(reply: FastifyReply, url: string, message: string): FastifyReply {
   // The apply resource answers in JSON:API, the scheduler's API in plain text.
-  if (url.startsWith("/api/v2/") || url === "/api/v2") return reply.code(400).type(JSONAPI_MEDIA_TYPE).send(JSON.stringify(errorDocument(400, "Bad Request", message)));
+  if (url.startsWith("/api/v2/") || url === "/api/v2") return sendError(reply, 400, "Bad Request", message);
   return reply.code(400).type("text/plain; charset=utf-8").send(message);
 }
 
