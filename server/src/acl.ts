@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { apiHeaderNames, type ApiHeaderDialect } from "./api-headers.js";
 import type { Acl, AclToken } from "./context.js";
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -8,11 +9,14 @@ function first(value: string | string[] | undefined): string | undefined {
 }
 
 /**
- * The request's token secret, as the scheduler reads it: a non-empty X-Svc-Token header wins (trimmed),
- * else `Authorization: Bearer <secret>` (scheme case-insensitive, first word after it).
+ * The request's token secret, as the scheduler reads it: a non-empty token header of the dialect
+ * (`X-Svc-Token`, or `X-Nomad-Token` with `--api-headers nomad`) wins (trimmed), else
+ * `Authorization: Bearer <secret>` (scheme case-insensitive, first word after it). The other dialect's
+ * token header is never read here: the API listener refuses a request that carries it
+ * (`foreign-token.ts`), so that it is never ignored in favour of `Authorization`.
  */
-export function tokenSecret(headers: Headers): string | undefined {
-  const header = first(headers["x-svc-token"]);
+export function tokenSecret(headers: Headers, dialect: ApiHeaderDialect = "svc"): string | undefined {
+  const header = first(headers[apiHeaderNames(dialect).token.toLowerCase()]);
   if (header !== undefined && header !== "") {
     const trimmed = header.trim();
     return trimmed === "" ? undefined : trimmed;
@@ -43,14 +47,22 @@ export class TokenAcl implements Acl {
   readonly tokens: readonly AclToken[];
   private readonly bySecret: Map<string, AclToken>;
 
-  constructor(tokens: readonly AclToken[] | undefined) {
+  constructor(
+    tokens: readonly AclToken[] | undefined,
+    /** Whose token header is read (`--api-headers`). */
+    readonly dialect: ApiHeaderDialect = "svc",
+  ) {
     this.enabled = tokens !== undefined;
     this.tokens = tokens ?? [];
     this.bySecret = new Map(this.tokens.map((t) => [t.SecretID, t]));
   }
 
+  secret(headers: Headers): string | undefined {
+    return tokenSecret(headers, this.dialect);
+  }
+
   resolve(headers: Headers): AclToken | undefined {
-    const secret = tokenSecret(headers);
+    const secret = this.secret(headers);
     return secret === undefined ? undefined : this.bySecret.get(secret);
   }
 

@@ -17,6 +17,8 @@ import { eventRoutes } from "./events/routes.js";
 import { uiRoutes } from "./ui/index.js";
 import type { SchedulerStore } from "./store/types.js";
 import { parseJson } from "./lists/json-literals.js";
+import { refuseForeignTokens } from "./foreign-token.js";
+import { DEFAULT_API_HEADERS } from "./api-headers.js";
 
 export interface AppServices {
   /** The scheduler's store: the routes see it through the store interface only. */
@@ -65,6 +67,8 @@ export async function buildApp(ctx: ServerContext, services: AppServices): Promi
   });
 
   methodGuard(app, (reply, status, message) => sendText(reply, status, message));
+  // The other dialect's token header is a 400, never ignored (foreign-token.ts).
+  refuseForeignTokens(app, ctx.options.apiHeaders ?? DEFAULT_API_HEADERS);
 
   // A 5xx carries the request id, never the error's own text (a database's address, a file, an index
   // name): that goes to the log line with the same id. Errors written for clients (`expose`: the
@@ -111,6 +115,6 @@ export async function buildApp(ctx: ServerContext, services: AppServices): Promi
   await app.register(agentRoutes(ctx), { prefix: "/v1/agent" });
   await app.register(runsRoutes(ctx), { prefix: "/api/v2" });
   // The filter playground: a page that checks filters as they are typed and runs them here.
-  await app.register(uiRoutes(), { prefix: "/ui" });
+  await app.register(uiRoutes(undefined, ctx.options.apiHeaders ?? DEFAULT_API_HEADERS), { prefix: "/ui" });
   return app;
 }

@@ -1,5 +1,6 @@
 import { EventEmitter } from "node:events";
 import type { CheckOrder } from "./lists/paginate.js";
+import type { ApiHeaderDialect } from "./api-headers.js";
 
 /** Everything the command line (and the configuration file) can set. */
 export interface ServerOptions {
@@ -56,6 +57,11 @@ export interface ServerOptions {
   answerBytesInFlight?: number;
   /** A response whose connection makes no write progress for this long is closed; 0: never. */
   stallTimeoutMs?: number;
+  /**
+   * The names of the API's headers: the seed document's `X-Svc-*` (`svc`, the default) or the
+   * scheduler's `X-Nomad-*` (`nomad`), server/src/api-headers.ts.
+   */
+  apiHeaders?: ApiHeaderDialect;
   /** Events `GET /v1/event/stream` keeps for resumption with `index` (default 4,096). */
   eventBuffer?: number;
   /** An event stream quiet for this long gets a `{}` heartbeat (default 10 s). */
@@ -77,7 +83,9 @@ export interface AclToken {
 export interface Acl {
   readonly enabled: boolean;
   readonly tokens: readonly AclToken[];
-  /** token from X-Svc-Token or Authorization: Bearer */
+  /** The token's secret the request sends: the dialect's token header (X-Svc-Token, X-Nomad-Token), else Authorization: Bearer. */
+  secret(headers: Record<string, string | string[] | undefined>): string | undefined;
+  /** The token the request's secret names (`secret`), if any. */
   resolve(headers: Record<string, string | string[] | undefined>): AclToken | undefined;
   /** capability like "agent:read", optional namespace for job:read@NS */
   allows(token: AclToken | undefined, capability: string, namespace?: string): boolean;
@@ -130,6 +138,7 @@ export const DEFAULT_OPTIONS: ServerOptions = {
   shutdownTimeoutMs: 10_000,
   answerBytesInFlight: 512 * 1024 * 1024,
   stallTimeoutMs: 30_000,
+  apiHeaders: "svc",
 };
 
 export function newLogEvents(): EventEmitter {

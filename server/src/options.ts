@@ -3,6 +3,7 @@ import { DEFAULT_OPTIONS } from "./context.js";
 import type { ServerOptions } from "./context.js";
 import { parseDuration } from "./ops/duration.js";
 import { GossipKeyError, parseGossipKey } from "./agent/gossip/auth.js";
+import { parseApiHeaderDialect } from "./api-headers.js";
 
 export const USAGE = `Usage: filter-server [options]
 
@@ -37,6 +38,9 @@ Options:
                                    token may not read), or after it as the scheduler does (leaks through errors)
   --blocking-queries index|page    a list's blocking query answers after any write to its table (default, as the
                                    scheduler), or only once a write changes its page (filter, ACL, pagination)
+  --api-headers svc|nomad          names of the API's headers: the seed's X-Svc-Index, X-Svc-Nexttoken, X-Svc-Token,
+                                   … (default), or the scheduler's X-Nomad-Index, X-Nomad-Nexttoken, X-Nomad-Token, …
+                                   (its Go api package and web UI read them); the other dialect's token header is a 400
   --request-timeout DUR            longest time to receive a whole request, headers and body (default 30s)
   --shutdown-timeout DUR           on shutdown, close connections still open after DUR (default 10s)
   --answer-memory SIZE             bytes of list answers being encoded or sent at once (default 512MiB; also
@@ -106,6 +110,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
         "answer-memory": { type: "string" },
         "filter-order": { type: "string" },
         "blocking-queries": { type: "string" },
+        "api-headers": { type: "string" },
         "stall-timeout": { type: "string" },
         "event-buffer": { type: "string" },
         "event-heartbeat": { type: "string" },
@@ -174,6 +179,11 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
     const mode = v["blocking-queries"];
     if (mode !== "index" && mode !== "page") throw new UsageError(`--blocking-queries: expected index or page, got "${mode}"`);
     given.blockingQueries = mode;
+  }
+  if (v["api-headers"] !== undefined) {
+    const dialect = parseApiHeaderDialect(v["api-headers"]);
+    if (dialect === undefined) throw new UsageError(`--api-headers: expected svc or nomad, got "${v["api-headers"]}"`);
+    given.apiHeaders = dialect;
   }
   if (v["answer-memory"] !== undefined) {
     const bytes = parseSize(v["answer-memory"]);

@@ -65,12 +65,12 @@ afterEach(() => {
   expect(pageErrors.splice(0)).toEqual([]);
 });
 
-/** A new tab of the playground at `hash`, with the ACL token in its session storage unless `token` is false. */
-async function open(hash: string, token = true): Promise<Page> {
+/** A new tab of the playground at `hash` (of the server at `at`), with the ACL token in its session storage unless `token` is false. */
+async function open(hash: string, token = true, at = base): Promise<Page> {
   const page = await context.newPage();
   page.on("pageerror", (e) => pageErrors.push(e.message));
   if (token) await page.addInitScript((t) => sessionStorage.setItem("filter-playground.token", t), TOKEN);
-  await page.goto(`${base}/ui/${hash}`);
+  await page.goto(`${at}/ui/${hash}`);
   return page;
 }
 
@@ -398,6 +398,47 @@ describe("the playground at /ui/", () => {
     await section.waitFor();
     expect(await section.innerText()).toContain("a name that is not a field of the record");
     await shot(page, "codes");
+    await page.close();
+  });
+});
+
+describe("the playground of a server with --api-headers nomad", () => {
+  let nomad: FastifyInstance;
+  let nomadBase: string;
+  beforeAll(async () => {
+    const ctx = testContext([{ SecretID: TOKEN, Name: "reader", Capabilities: ["job:read"] }], { apiHeaders: "nomad" });
+    nomad = await buildApp(ctx, { scheduler: new MemoryStore(new SchedulerState(generateDemo())) });
+    await nomad.listen({ host: "127.0.0.1", port: 0 });
+    nomadBase = `http://127.0.0.1:${(nomad.server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => nomad?.close());
+
+  /** The server's page for the page's request, asked with the scheduler's header names. */
+  async function direct(page: Page): Promise<{ ids: string[]; next: string | null }> {
+    const url = await page.locator("#curl").getAttribute("data-url");
+    const response = await fetch(`${nomadBase}${url}`, { headers: { "X-Nomad-Token": TOKEN } });
+    expect(response.status).toBe(200);
+    return { ids: ((await response.json()) as { ID: string }[]).map((j) => j.ID), next: response.headers.get("x-nomad-nexttoken") };
+  }
+
+  it("sends the token as X-Nomad-Token, reads X-Nomad-Nexttoken and pages with it; its curl command says so", async () => {
+    const page = await open(hashOf({ filter: 'Status == "running"', endpoint: "jobs", per_page: "4" }), true, nomadBase);
+    await settled(page);
+    expect(await page.locator('meta[name="filter-server-api-headers"]').getAttribute("content")).toBe("nomad");
+    const first = await direct(page);
+    expect(await rowIds(page)).toEqual(first.ids);
+    expect(first.next).not.toBeNull();
+    expect(await page.locator("#next-token").innerText()).toBe(first.next);
+    const curl = await page.locator("#curl").innerText();
+    expect(curl).toBe(`curl -sG '${nomadBase}/v1/jobs' --data-urlencode 'filter=Status == "running"' --data-urlencode 'per_page=4' -H "X-Nomad-Token: $NOMAD_TOKEN"`);
+    const { stdout } = await run("sh", ["-c", curl], { env: { ...process.env, NOMAD_TOKEN: TOKEN } });
+    expect((JSON.parse(stdout) as { ID: string }[]).map((j) => j.ID)).toEqual(first.ids);
+    await page.locator("#next-page").click();
+    await settled(page);
+    const second = await rowIds(page);
+    expect(second[0]).toBe(first.next!.slice("default.".length));
+    expect(second).toEqual((await direct(page)).ids);
+    await shot(page, "nomad-headers");
     await page.close();
   });
 });

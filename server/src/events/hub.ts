@@ -38,7 +38,7 @@ export interface HubCounts {
 export class EventHub {
   /**
    * The latest writes' events, for streams that resume from an index. Bounded by writes, not events:
-   * where it starts (`X-Svc-Event-Gap`) then depends only on the number of writes, never on what
+   * where it starts (`X-Svc-Event-Gap`, `X-Nomad-Event-Gap`) then depends only on the number of writes, never on what
    * writes a reader may not see hold.
    */
   readonly ring: IndexRing<EventBatch>;

@@ -5,6 +5,7 @@
  */
 import type { FastifyPluginAsync } from "fastify";
 import type { Registry } from "prom-client";
+import { apiHeaderNames } from "../api-headers.js";
 import type { ServerContext } from "../context.js";
 import type { FilterCache } from "../lists/filters.js";
 import { closeWhenStalled, STALL_TIMEOUT_MS } from "../ops/connections.js";
@@ -72,6 +73,7 @@ export function eventRoutes(ctx: ServerContext, store: SchedulerStore, filters: 
     const limits = { heartbeatMs: options.eventHeartbeatMs ?? EVENT_HEARTBEAT_MS, maxBytes: options.eventStreamBytes ?? EVENT_STREAM_BYTES };
     const maxStreams = options.eventStreams ?? EVENT_STREAMS;
     const steps = streamSteps(options);
+    const names = apiHeaderNames(options.apiHeaders);
 
     app.get("/event/stream", async (request, reply) => {
       // The parameters, region, token and filter as the list endpoints check them.
@@ -92,12 +94,12 @@ export function eventRoutes(ctx: ServerContext, store: SchedulerStore, filters: 
         "Cache-Control": "no-cache",
         // The stream owns its connection: when it ends (shutdown), the connection closes with it.
         Connection: "close",
-        "X-Svc-Index": String(hub.index),
+        [names.index]: String(hub.index),
       };
       // `index` absent or 0: from now on; else the buffered writes above it, from the oldest held.
       let from = query.index === 0 ? hub.index : query.index;
       if (query.index > 0 && query.index < hub.ring.floor) {
-        headers["X-Svc-Event-Gap"] = `${query.index + 1}-${hub.ring.floor}`;
+        headers[names.eventGap] = `${query.index + 1}-${hub.ring.floor}`;
         from = hub.ring.floor;
       }
       reply.hijack();

@@ -3,6 +3,7 @@ import type { ServerOptions } from "../context.js";
 import { parseDuration } from "./duration.js";
 import { GossipKeyError, parseGossipKey } from "../agent/gossip/auth.js";
 import { isObj, type Obj } from "../object.js";
+import { parseApiHeaderDialect, type ApiHeaderDialect } from "../api-headers.js";
 
 /** A configuration file that cannot be used; the message says where and why. */
 export class ConfigError extends Error {}
@@ -29,6 +30,8 @@ export interface ServerConfig {
   gossipKey?: string;
   /** `server { database = "postgres://…" }` (or env://, file://): the scheduler's state in PostgreSQL, as --database. */
   database?: string;
+  /** `server { api_headers = "nomad" }`: the names of the API's headers, as --api-headers. */
+  apiHeaders?: ApiHeaderDialect;
 }
 
 /** A block given once: HCL-to-JSON gives a one-element list, hand-written JSON an object. */
@@ -129,6 +132,12 @@ export async function interpretConfig(raw: unknown, env: NodeJS.ProcessEnv = pro
     if (!/^postgres(ql)?:\/\//.test(resolved)) throw new ConfigError("server.database: expected a postgres:// URL");
     config.database = resolved;
   }
+  if (server !== undefined && server["api_headers"] !== undefined) {
+    const text = server["api_headers"];
+    const dialect = typeof text === "string" ? parseApiHeaderDialect(text) : undefined;
+    if (dialect === undefined) throw new ConfigError(`server.api_headers: expected "svc" or "nomad", got ${JSON.stringify(text)}`);
+    config.apiHeaders = dialect;
+  }
   const worker = singleBlock(raw["worker"], "worker");
   if (worker !== undefined) config.worker = typeof worker["name"] === "string" ? { name: worker["name"] } : {};
   for (const purpose of ["api", "ops"]) {
@@ -161,6 +170,7 @@ export function configOptions(config: ServerConfig): Partial<ServerOptions> {
   if (config.worker !== undefined) options.worker = true;
   if (config.database !== undefined) options.database = config.database;
   if (config.gossipKey !== undefined) options.gossipKey = config.gossipKey;
+  if (config.apiHeaders !== undefined) options.apiHeaders = config.apiHeaders;
   for (const l of config.listeners) {
     if (l.address === undefined) continue;
     const { host, port } = splitAddress(l.address, `listener ${l.purpose.join(",")}`);

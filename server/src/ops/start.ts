@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { loadAclTokens, TokenAcl } from "../acl.js";
+import { DEFAULT_API_HEADERS } from "../api-headers.js";
 import { buildApp } from "../app.js";
 import type { ServerContext, ServerOptions } from "../context.js";
 import { newLogEvents } from "../context.js";
@@ -149,7 +150,7 @@ function url(app: FastifyInstance): string {
 
 /** Builds and starts both listeners. Signals are the caller's business (see main.ts). */
 export async function startServer(options: ServerOptions, config?: ServerConfig): Promise<RunningServer> {
-  const acl = new TokenAcl(options.aclTokensFile === undefined ? undefined : await loadAclTokens(options.aclTokensFile));
+  const acl = new TokenAcl(options.aclTokensFile === undefined ? undefined : await loadAclTokens(options.aclTokensFile), options.apiHeaders);
   const ctx: ServerContext = {
     options,
     acl,
@@ -205,7 +206,7 @@ export async function startServer(options: ServerOptions, config?: ServerConfig)
   const running: RunningServer = { ctx, app, ops, state, filters, answers, lifecycle, apiUrl: url(app), opsUrl: url(ops) };
   const counts = await state.summary();
   app.log.info(
-    { api: running.apiUrl, ops: running.opsUrl, ...counts, store: state.kind, acl: acl.enabled },
+    { api: running.apiUrl, ops: running.opsUrl, ...counts, store: state.kind, acl: acl.enabled, apiHeaders: options.apiHeaders ?? DEFAULT_API_HEADERS },
     `filter-server listening on ${running.apiUrl} (health on ${running.opsUrl}/health)`,
   );
   return running;

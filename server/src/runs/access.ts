@@ -1,5 +1,4 @@
 import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
-import { tokenSecret } from "../acl.js";
 import type { Acl, AclToken } from "../context.js";
 
 /** Reading an apply. */
@@ -33,7 +32,7 @@ export class ApplyAccess {
 
   /** Whether the request's token holds every one of `capabilities`. */
   allows(headers: Headers, ...capabilities: string[]): boolean {
-    if (this.generated !== undefined) return sameSecret(tokenSecret(headers), this.generated.SecretID);
+    if (this.generated !== undefined) return sameSecret(this.acl.secret(headers), this.generated.SecretID);
     const token = this.acl.resolve(headers);
     return token !== undefined && capabilities.every((c) => this.acl.allows(token, c));
   }

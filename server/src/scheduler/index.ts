@@ -9,6 +9,7 @@ import { isPretty, param } from "./query.js";
 import { BadRequest } from "../lists/errors.js";
 import { parseJobSpec } from "../lists/register.js";
 import { sendJson, sendText, setMeta } from "./respond.js";
+import { apiHeaderNames } from "../api-headers.js";
 import { LIST_ENDPOINTS, type ListEndpoint } from "../lists/endpoints.js";
 import type { SchedulerStore } from "../store/types.js";
 import type { PageWaits } from "./page-waits.js";
@@ -46,7 +47,7 @@ export function schedulerRoutes(
           if (!ctx.acl.allows(auth.token, "job:write", spec.Namespace)) return sendText(reply, 403, PERMISSION_DENIED);
           const result = await store.register(spec, Date.now());
           request.log.info({ job: spec.ID, namespace: spec.Namespace, index: result.Index }, "job registered");
-          setMeta(reply, result.Index);
+          setMeta(reply, apiHeaderNames(ctx.options.apiHeaders), result.Index);
           return sendJson(reply, result, isPretty(query));
         } catch (e) {
           if (e instanceof BadRequest) return sendText(reply, 400, e.message);

@@ -9,6 +9,7 @@ import type { ListQuery } from "./query.js";
 import { parseListQuery, withJitter } from "./query.js";
 import { BadRequest } from "../lists/errors.js";
 import { sendBusy, sendText, setMeta } from "./respond.js";
+import { apiHeaderNames } from "../api-headers.js";
 import { STALL_TIMEOUT_MS } from "../ops/connections.js";
 import type { SchedulerStore, StorePage } from "../store/types.js";
 import { PageRegion } from "../lists/page-region.js";
@@ -153,7 +154,7 @@ export async function serveList<T>(ctx: ServerContext, services: ListServices, e
       if (wait !== undefined && !(await waitWhileConnected(request, reply, wait, release))) return reply.send();
     }
     const answer = await answers.get(endpoint.table, at(), key, request.signal, async (signal) => encodeAnswer(await look(signal), query.pretty, answers.inFlight, bound));
-    setMeta(reply, answer.index, answer.nextToken);
+    setMeta(reply, apiHeaderNames(ctx.options.apiHeaders), answer.index, answer.nextToken);
     return sendAnswer(reply, answer, answers.inFlight, ctx.options.stallTimeoutMs ?? STALL_TIMEOUT_MS);
   } catch (e) {
     if (e instanceof BadRequest) return sendText(reply, 400, e.message);

@@ -1,4 +1,5 @@
 import type { FastifyReply } from "fastify";
+import type { ApiHeaderNames } from "../api-headers.js";
 import { tokenHeader } from "./tokens.js";
 
 /** Minimized JSON, or with `pretty` 4-space indented JSON ending in a newline. */
@@ -7,15 +8,16 @@ export function encodeJson(value: unknown, pretty: boolean): string {
 }
 
 /**
- * The scheduler's query meta headers. This single server is always its own leader. The next token is
- * written as its UTF-8 bytes, or escaped when no header can carry it (`tokenHeader`); the body must then
- * be a buffer or a stream of buffers, with which Node writes the header a byte per character.
+ * The scheduler's query meta headers, under the names of the server's dialect (`names`: X-Svc-Index or
+ * X-Nomad-Index, …). This single server is always its own leader. The next token is written as its
+ * UTF-8 bytes, or escaped when no header can carry it (`tokenHeader`); the body must then be a buffer or
+ * a stream of buffers, with which Node writes the header a byte per character.
  */
-export function setMeta(reply: FastifyReply, index: number, nextToken = ""): void {
-  void reply.header("X-Svc-Index", String(index));
-  void reply.header("X-Svc-LastContact", "0");
-  void reply.header("X-Svc-KnownLeader", "true");
-  if (nextToken !== "") void reply.header("X-Svc-Nexttoken", tokenHeader(nextToken));
+export function setMeta(reply: FastifyReply, names: ApiHeaderNames, index: number, nextToken = ""): void {
+  void reply.header(names.index, String(index));
+  void reply.header(names.lastContact, "0");
+  void reply.header(names.knownLeader, "true");
+  if (nextToken !== "") void reply.header(names.nextToken, tokenHeader(nextToken));
 }
 
 export function sendJson(reply: FastifyReply, value: unknown, pretty: boolean): FastifyReply {

@@ -1,5 +1,5 @@
 /**
- * The next token on the wire. The scheduler (Go's net/http) writes `X-Svc-Nexttoken` as the token's
+ * The next token on the wire. The scheduler (Go's net/http) writes the next token header (`X-Svc-Nexttoken`, `X-Nomad-Nexttoken`) as the token's
  * raw UTF-8 bytes, and so does this server: the header's value is the latin1 string of those bytes
  * (Node writes a header of a buffered body byte for character), so that a client decoding the header as
  * UTF-8 (Go) reads the token itself, and a client decoding it as latin1 (fetch, undici, Node's http)
@@ -41,7 +41,7 @@ function escape(token: string): string {
   return out;
 }
 
-/** The value of `X-Svc-Nexttoken` for a token (see the module's comment). */
+/** The value of the next token header for a token (see the module's comment). */
 export function tokenHeader(token: string): string {
   const plain =
     !CONTROL.test(token) &&

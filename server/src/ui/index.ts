@@ -5,15 +5,36 @@
 import { createHash } from "node:crypto";
 import type { FastifyPluginAsync, FastifyReply } from "fastify";
 import { loadAssets, type Assets } from "./assets.js";
+import { DEFAULT_API_HEADERS, DIALECT_META_NAME, type ApiHeaderDialect } from "../api-headers.js";
 
 /** What the page may load: its own files, CodeMirror's inline styles, requests to this server. */
 const CSP = "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-/** The playground's routes (registered at prefix /ui). `load` gives the assets (default: prebuilt, else built once). */
-export function uiRoutes(load: () => Promise<Assets> = loadAssets): FastifyPluginAsync {
+/**
+ * The assets with the page told the server's header dialect: the built page says `svc` in its
+ * `<meta name="filter-server-api-headers">`, which the page reads (page/results.ts); another dialect is
+ * written into it here.
+ */
+export function withDialect(assets: Assets, dialect: ApiHeaderDialect): Assets {
+  if (dialect === DEFAULT_API_HEADERS) return assets;
+  const built = `<meta name="${DIALECT_META_NAME}" content="${DEFAULT_API_HEADERS}">`;
+  const out = new Map(assets);
+  for (const [name, asset] of assets) {
+    if (!name.endsWith(".html")) continue;
+    const html = asset.body.toString("utf8");
+    if (html.includes(built)) out.set(name, { ...asset, body: Buffer.from(html.replace(built, `<meta name="${DIALECT_META_NAME}" content="${dialect}">`)) });
+  }
+  return out;
+}
+
+/**
+ * The playground's routes (registered at prefix /ui). `load` gives the assets (default: prebuilt, else
+ * built once); `dialect` is the server's `--api-headers`, which the page is told.
+ */
+export function uiRoutes(load: () => Promise<Assets> = loadAssets, dialect: ApiHeaderDialect = DEFAULT_API_HEADERS): FastifyPluginAsync {
   let assets: Promise<Assets> | undefined;
   const get = (): Promise<Assets> => {
-    assets ??= load().catch((e: unknown) => {
+    assets ??= load().then((a) => withDialect(a, dialect)).catch((e: unknown) => {
       assets = undefined;
       throw e;
     });

@@ -8,7 +8,7 @@ import { DEFAULT_OPTIONS, newLogEvents, type AclToken, type ServerContext, type 
 export function testContext(tokens?: AclToken[], options: Partial<ServerOptions> = {}): ServerContext {
   return {
     options: { ...DEFAULT_OPTIONS, port: 0, opsPort: 0, logLevel: "error", ...options },
-    acl: new TokenAcl(tokens),
+    acl: new TokenAcl(tokens, options.apiHeaders),
     version: { Version: "0.0.0-test", VersionPrerelease: "" },
     startedAt: new Date(),
     logEvents: newLogEvents(),

@@ -6,7 +6,7 @@ import { compile, diagnose, lineColumn, nearMissFilters, parse, schemas, selecto
 import { refreshFilter } from "filter-expr-codemirror";
 import type { EditorView } from "@codemirror/view";
 import { applyFixTo, createEditor } from "./editor.js";
-import { curlCommand, fetchList, listUrl, renderTable, type ListRequest, type ReadColumn } from "./results.js";
+import { curlCommand, fetchList, listUrl, pageHeaderNames, renderTable, type ListRequest, type ReadColumn } from "./results.js";
 import { loadToken, readHash, saveToken, writeHash, type Endpoint, type PageState } from "./state.js";
 import "./style.css";
 
@@ -50,6 +50,8 @@ export const EXAMPLES: Readonly<Record<Endpoint, readonly (readonly [label: stri
 let state: PageState = readHash(location.hash);
 let diagnostics: readonly Diagnostic[] = [];
 let nextToken = "";
+/** The server's header names (its --api-headers), as it told the page. */
+const headerNames = pageHeaderNames();
 let writtenHash = "";
 let inflight: AbortController | undefined;
 let timer: ReturnType<typeof setTimeout> | undefined;
@@ -106,7 +108,7 @@ async function run(): Promise<void> {
   clearTimeout(timer);
   inflight?.abort();
   const r = request();
-  curl.textContent = curlCommand(location.origin, r);
+  curl.textContent = curlCommand(location.origin, r, headerNames);
   curl.dataset.url = listUrl(r);
   if (errors().length > 0) {
     // The rows on the page answered another filter: they go.
@@ -121,7 +123,7 @@ async function run(): Promise<void> {
   inflight = controller;
   results.dataset.state = "loading";
   try {
-    const answer = await fetchList(r, controller.signal);
+    const answer = await fetchList(r, controller.signal, headerNames);
     if (controller.signal.aborted) return;
     status.replaceChildren();
     if (!answer.ok) {
@@ -197,7 +199,7 @@ async function renderNearMisses(r: ListRequest, read: readonly ReadColumn[], why
     // A filter the server took but the page's parser does not: no near misses.
   }
   const answers = await Promise.all(
-    misses.map((m) => fetchList({ ...r, filter: m.filter, perPage: NEAR_MISSES_PER_PART, pageToken: "" }, signal).then((a) => ({ m, a }), () => undefined)),
+    misses.map((m) => fetchList({ ...r, filter: m.filter, perPage: NEAR_MISSES_PER_PART, pageToken: "" }, signal, headerNames).then((a) => ({ m, a }), () => undefined)),
   );
   if (signal.aborted) return;
   const items: Record<string, unknown>[] = [];

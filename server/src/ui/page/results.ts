@@ -1,6 +1,16 @@
 /** The server's list endpoint, asked as the page's controls say, and its answer as a table. */
 import { leafReading, type Explanation } from "filter-expr";
 import type { Endpoint } from "./state.js";
+import { apiHeaderNames, DIALECT_META_NAME, parseApiHeaderDialect, type ApiHeaderNames } from "../../api-headers.js";
+
+/**
+ * The names of the server's headers (its `--api-headers`), as the server wrote them into the page's
+ * `<meta name="filter-server-api-headers">` (server/src/ui/index.ts); the seed's when it says nothing.
+ */
+export function pageHeaderNames(doc: Document = document): ApiHeaderNames {
+  const content = doc.querySelector<HTMLMetaElement>(`meta[name="${DIALECT_META_NAME}"]`)?.content ?? "";
+  return apiHeaderNames(parseApiHeaderDialect(content));
+}
 
 export interface ListRequest {
   readonly endpoint: Endpoint;
@@ -26,18 +36,18 @@ export function listUrl(r: ListRequest): string {
   return `/v1/${r.endpoint}${query ? `?${query}` : ""}`;
 }
 
-/** Asks the server. */
-export async function fetchList(r: ListRequest, signal: AbortSignal): Promise<ListAnswer> {
+/** Asks the server, whose headers are named `names`. */
+export async function fetchList(r: ListRequest, signal: AbortSignal, names: ApiHeaderNames): Promise<ListAnswer> {
   const url = listUrl(r);
   const headers: Record<string, string> = { Accept: "application/json" };
-  if (r.token !== "") headers["X-Svc-Token"] = r.token;
+  if (r.token !== "") headers[names.token] = r.token;
   const start = performance.now();
   const response = await fetch(url, { headers, signal, cache: "no-store" });
   const body = await response.text();
   const ms = performance.now() - start;
   if (!response.ok) return { ok: false, status: response.status, message: body.trim() || response.statusText, ms, url };
   const items = JSON.parse(body) as Record<string, unknown>[];
-  return { ok: true, items, nextToken: response.headers.get("X-Svc-Nexttoken") ?? "", ms, url };
+  return { ok: true, items, nextToken: response.headers.get(names.nextToken) ?? "", ms, url };
 }
 
 /** Single-quoted for a POSIX shell. */
@@ -45,14 +55,14 @@ function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The same request with curl (the token as a variable, never its value). */
-export function curlCommand(origin: string, r: ListRequest): string {
+/** The same request with curl (the token as a variable, never its value: $SVC_TOKEN, or $NOMAD_TOKEN as the scheduler's CLI names it). */
+export function curlCommand(origin: string, r: ListRequest, names: ApiHeaderNames): string {
   const parts = ["curl -sG", shellQuote(`${origin}/v1/${r.endpoint}`)];
   if (r.namespace !== "" && r.namespace !== "default") parts.push("--data-urlencode", shellQuote(`namespace=${r.namespace}`));
   if (r.filter.trim() !== "") parts.push("--data-urlencode", shellQuote(`filter=${r.filter}`));
   if (r.perPage > 0) parts.push("--data-urlencode", shellQuote(`per_page=${r.perPage}`));
   if (r.pageToken !== "") parts.push("--data-urlencode", shellQuote(`next_token=${r.pageToken}`));
-  if (r.token !== "") parts.push("-H", '"X-Svc-Token: $SVC_TOKEN"');
+  if (r.token !== "") parts.push("-H", `"${names.token}: $${names.dialect === "nomad" ? "NOMAD_TOKEN" : "SVC_TOKEN"}"`);
   return parts.join(" ");
 }
 
