@@ -160,6 +160,127 @@ export const KEYED_TESTS: FieldTests = ((OBJECT_PROTO: object): FieldTests =>
 /** The tests generated for each field name of the built-in schemas. */
 export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = ((OBJECT_PROTO: object): ReadonlyMap<string, Partial<FieldTests>> =>
   new Map<string, Partial<FieldTests>>([
+  ["Address", {
+    equalString: (key: string, text: string, negated: boolean, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? ((d as Rec)["Address"] === text) !== negated : general(d, f)),
+    emptyString: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Address"];
+          return (typeof v !== "string" || v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberString: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? set.has((d as Rec)["Address"]) : general(d, f)),
+    memberFewStrings: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Address"];
+          return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Address"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonIn: (key: string, text: string, inStrings: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Address"];
+          if (typeof v === "string") {
+            if (inStrings) return v.includes(text) !== negated;
+          } else if (Array.isArray(v)) {
+            for (let i = 0; i < v.length; i++) {
+              const e: unknown = v[i];
+              if (e === text) return !negated;
+              if (typeof e !== "string") return general(d, f);
+            }
+            return negated;
+          }
+        }
+        return general(d, f);
+      },
+    jsonEmpty: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Address"];
+          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Address"];
+          if (typeof v === "string") return set.has(v);
+        }
+        return general(d, f);
+      },
+    memberFewJson: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Address"];
+          if (typeof v === "string") return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+  }],
+  ["AllocatedResources", {
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["AllocatedResources"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+  }],
+  ["AnnotatePlan", {
+    equalBool: (key: string, flip: boolean, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? ((d as Rec)["AnnotatePlan"] === true) !== flip : general(d, f)),
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["AnnotatePlan"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonEqualsBool: (key: string, text: string, x: number | undefined, b: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["AnnotatePlan"];
+          if (v === true || v === false) return (v === b) !== negated;
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+        }
+        return general(d, f);
+      },
+  }],
+  ["Attributes", {
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Attributes"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+  }],
   ["AutoPromote", {
     equalBool: (key: string, flip: boolean, general: General): General =>
       (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? ((d as Rec)["AutoPromote"] === true) !== flip : general(d, f)),
@@ -208,6 +329,79 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = ((OBJECT_PR
         return general(d, f);
       },
   }],
+  ["BlockedEval", {
+    equalString: (key: string, text: string, negated: boolean, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? ((d as Rec)["BlockedEval"] === text) !== negated : general(d, f)),
+    emptyString: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["BlockedEval"];
+          return (typeof v !== "string" || v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberString: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? set.has((d as Rec)["BlockedEval"]) : general(d, f)),
+    memberFewStrings: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["BlockedEval"];
+          return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["BlockedEval"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonIn: (key: string, text: string, inStrings: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["BlockedEval"];
+          if (typeof v === "string") {
+            if (inStrings) return v.includes(text) !== negated;
+          } else if (Array.isArray(v)) {
+            for (let i = 0; i < v.length; i++) {
+              const e: unknown = v[i];
+              if (e === text) return !negated;
+              if (typeof e !== "string") return general(d, f);
+            }
+            return negated;
+          }
+        }
+        return general(d, f);
+      },
+    jsonEmpty: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["BlockedEval"];
+          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["BlockedEval"];
+          if (typeof v === "string") return set.has(v);
+        }
+        return general(d, f);
+      },
+    memberFewJson: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["BlockedEval"];
+          if (typeof v === "string") return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+  }],
   ["Children", {
     jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
       (d, f) => {
@@ -216,6 +410,164 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = ((OBJECT_PR
           if (typeof v === "string") return (v === text) !== negated;
           if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
           if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+  }],
+  ["ClassEligibility", {
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["ClassEligibility"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+  }],
+  ["ClientDescription", {
+    equalString: (key: string, text: string, negated: boolean, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? ((d as Rec)["ClientDescription"] === text) !== negated : general(d, f)),
+    emptyString: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["ClientDescription"];
+          return (typeof v !== "string" || v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberString: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? set.has((d as Rec)["ClientDescription"]) : general(d, f)),
+    memberFewStrings: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["ClientDescription"];
+          return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["ClientDescription"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonIn: (key: string, text: string, inStrings: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["ClientDescription"];
+          if (typeof v === "string") {
+            if (inStrings) return v.includes(text) !== negated;
+          } else if (Array.isArray(v)) {
+            for (let i = 0; i < v.length; i++) {
+              const e: unknown = v[i];
+              if (e === text) return !negated;
+              if (typeof e !== "string") return general(d, f);
+            }
+            return negated;
+          }
+        }
+        return general(d, f);
+      },
+    jsonEmpty: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["ClientDescription"];
+          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["ClientDescription"];
+          if (typeof v === "string") return set.has(v);
+        }
+        return general(d, f);
+      },
+    memberFewJson: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["ClientDescription"];
+          if (typeof v === "string") return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+  }],
+  ["ClientStatus", {
+    equalString: (key: string, text: string, negated: boolean, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? ((d as Rec)["ClientStatus"] === text) !== negated : general(d, f)),
+    emptyString: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["ClientStatus"];
+          return (typeof v !== "string" || v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberString: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? set.has((d as Rec)["ClientStatus"]) : general(d, f)),
+    memberFewStrings: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["ClientStatus"];
+          return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["ClientStatus"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonIn: (key: string, text: string, inStrings: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["ClientStatus"];
+          if (typeof v === "string") {
+            if (inStrings) return v.includes(text) !== negated;
+          } else if (Array.isArray(v)) {
+            for (let i = 0; i < v.length; i++) {
+              const e: unknown = v[i];
+              if (e === text) return !negated;
+              if (typeof e !== "string") return general(d, f);
+            }
+            return negated;
+          }
+        }
+        return general(d, f);
+      },
+    jsonEmpty: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["ClientStatus"];
+          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["ClientStatus"];
+          if (typeof v === "string") return set.has(v);
+        }
+        return general(d, f);
+      },
+    memberFewJson: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["ClientStatus"];
+          if (typeof v === "string") return v === a || v === b || v === c;
         }
         return general(d, f);
       },
@@ -274,6 +626,108 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = ((OBJECT_PR
           const v = (d as Rec)["CreateIndex"];
           if (typeof v === "number") return (v === x) !== negated;
           if (typeof v === "string") return (v === text) !== negated;
+        }
+        return general(d, f);
+      },
+  }],
+  ["CreateTime", {
+    equalInteger: (key: string, x: number, big: bigint, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["CreateTime"];
+          return (typeof v === "number" ? v === x : typeof v === "bigint" ? v === big : x === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["CreateTime"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonEqualsNumber: (key: string, text: string, x: number, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["CreateTime"];
+          if (typeof v === "number") return (v === x) !== negated;
+          if (typeof v === "string") return (v === text) !== negated;
+        }
+        return general(d, f);
+      },
+  }],
+  ["Datacenter", {
+    equalString: (key: string, text: string, negated: boolean, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? ((d as Rec)["Datacenter"] === text) !== negated : general(d, f)),
+    emptyString: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Datacenter"];
+          return (typeof v !== "string" || v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberString: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? set.has((d as Rec)["Datacenter"]) : general(d, f)),
+    memberFewStrings: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Datacenter"];
+          return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Datacenter"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonIn: (key: string, text: string, inStrings: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Datacenter"];
+          if (typeof v === "string") {
+            if (inStrings) return v.includes(text) !== negated;
+          } else if (Array.isArray(v)) {
+            for (let i = 0; i < v.length; i++) {
+              const e: unknown = v[i];
+              if (e === text) return !negated;
+              if (typeof e !== "string") return general(d, f);
+            }
+            return negated;
+          }
+        }
+        return general(d, f);
+      },
+    jsonEmpty: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Datacenter"];
+          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Datacenter"];
+          if (typeof v === "string") return set.has(v);
+        }
+        return general(d, f);
+      },
+    memberFewJson: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Datacenter"];
+          if (typeof v === "string") return v === a || v === b || v === c;
         }
         return general(d, f);
       },
@@ -352,6 +806,91 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = ((OBJECT_PR
         return general(d, f);
       },
   }],
+  ["DeploymentID", {
+    equalString: (key: string, text: string, negated: boolean, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? ((d as Rec)["DeploymentID"] === text) !== negated : general(d, f)),
+    emptyString: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["DeploymentID"];
+          return (typeof v !== "string" || v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberString: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? set.has((d as Rec)["DeploymentID"]) : general(d, f)),
+    memberFewStrings: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["DeploymentID"];
+          return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["DeploymentID"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonIn: (key: string, text: string, inStrings: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["DeploymentID"];
+          if (typeof v === "string") {
+            if (inStrings) return v.includes(text) !== negated;
+          } else if (Array.isArray(v)) {
+            for (let i = 0; i < v.length; i++) {
+              const e: unknown = v[i];
+              if (e === text) return !negated;
+              if (typeof e !== "string") return general(d, f);
+            }
+            return negated;
+          }
+        }
+        return general(d, f);
+      },
+    jsonEmpty: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["DeploymentID"];
+          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["DeploymentID"];
+          if (typeof v === "string") return set.has(v);
+        }
+        return general(d, f);
+      },
+    memberFewJson: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["DeploymentID"];
+          if (typeof v === "string") return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+  }],
+  ["DeploymentStatus", {
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["DeploymentStatus"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+  }],
   ["DesiredCanaries", {
     equalInteger: (key: string, x: number, big: bigint, negated: boolean, general: General): General =>
       (d, f) => {
@@ -381,6 +920,152 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = ((OBJECT_PR
         return general(d, f);
       },
   }],
+  ["DesiredDescription", {
+    equalString: (key: string, text: string, negated: boolean, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? ((d as Rec)["DesiredDescription"] === text) !== negated : general(d, f)),
+    emptyString: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["DesiredDescription"];
+          return (typeof v !== "string" || v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberString: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? set.has((d as Rec)["DesiredDescription"]) : general(d, f)),
+    memberFewStrings: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["DesiredDescription"];
+          return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["DesiredDescription"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonIn: (key: string, text: string, inStrings: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["DesiredDescription"];
+          if (typeof v === "string") {
+            if (inStrings) return v.includes(text) !== negated;
+          } else if (Array.isArray(v)) {
+            for (let i = 0; i < v.length; i++) {
+              const e: unknown = v[i];
+              if (e === text) return !negated;
+              if (typeof e !== "string") return general(d, f);
+            }
+            return negated;
+          }
+        }
+        return general(d, f);
+      },
+    jsonEmpty: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["DesiredDescription"];
+          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["DesiredDescription"];
+          if (typeof v === "string") return set.has(v);
+        }
+        return general(d, f);
+      },
+    memberFewJson: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["DesiredDescription"];
+          if (typeof v === "string") return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+  }],
+  ["DesiredStatus", {
+    equalString: (key: string, text: string, negated: boolean, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? ((d as Rec)["DesiredStatus"] === text) !== negated : general(d, f)),
+    emptyString: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["DesiredStatus"];
+          return (typeof v !== "string" || v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberString: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? set.has((d as Rec)["DesiredStatus"]) : general(d, f)),
+    memberFewStrings: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["DesiredStatus"];
+          return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["DesiredStatus"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonIn: (key: string, text: string, inStrings: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["DesiredStatus"];
+          if (typeof v === "string") {
+            if (inStrings) return v.includes(text) !== negated;
+          } else if (Array.isArray(v)) {
+            for (let i = 0; i < v.length; i++) {
+              const e: unknown = v[i];
+              if (e === text) return !negated;
+              if (typeof e !== "string") return general(d, f);
+            }
+            return negated;
+          }
+        }
+        return general(d, f);
+      },
+    jsonEmpty: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["DesiredStatus"];
+          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["DesiredStatus"];
+          if (typeof v === "string") return set.has(v);
+        }
+        return general(d, f);
+      },
+    memberFewJson: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["DesiredStatus"];
+          if (typeof v === "string") return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+  }],
   ["DesiredTotal", {
     equalInteger: (key: string, x: number, big: bigint, negated: boolean, general: General): General =>
       (d, f) => {
@@ -406,6 +1091,151 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = ((OBJECT_PR
           const v = (d as Rec)["DesiredTotal"];
           if (typeof v === "number") return (v === x) !== negated;
           if (typeof v === "string") return (v === text) !== negated;
+        }
+        return general(d, f);
+      },
+  }],
+  ["DesiredTransition", {
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["DesiredTransition"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+  }],
+  ["Drain", {
+    equalBool: (key: string, flip: boolean, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? ((d as Rec)["Drain"] === true) !== flip : general(d, f)),
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Drain"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonEqualsBool: (key: string, text: string, x: number | undefined, b: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Drain"];
+          if (v === true || v === false) return (v === b) !== negated;
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+        }
+        return general(d, f);
+      },
+  }],
+  ["Drivers", {
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Drivers"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+  }],
+  ["EscapedComputedClass", {
+    equalBool: (key: string, flip: boolean, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? ((d as Rec)["EscapedComputedClass"] === true) !== flip : general(d, f)),
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["EscapedComputedClass"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonEqualsBool: (key: string, text: string, x: number | undefined, b: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["EscapedComputedClass"];
+          if (v === true || v === false) return (v === b) !== negated;
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+        }
+        return general(d, f);
+      },
+  }],
+  ["EvalID", {
+    equalString: (key: string, text: string, negated: boolean, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? ((d as Rec)["EvalID"] === text) !== negated : general(d, f)),
+    emptyString: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["EvalID"];
+          return (typeof v !== "string" || v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberString: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? set.has((d as Rec)["EvalID"]) : general(d, f)),
+    memberFewStrings: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["EvalID"];
+          return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["EvalID"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonIn: (key: string, text: string, inStrings: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["EvalID"];
+          if (typeof v === "string") {
+            if (inStrings) return v.includes(text) !== negated;
+          } else if (Array.isArray(v)) {
+            for (let i = 0; i < v.length; i++) {
+              const e: unknown = v[i];
+              if (e === text) return !negated;
+              if (typeof e !== "string") return general(d, f);
+            }
+            return negated;
+          }
+        }
+        return general(d, f);
+      },
+    jsonEmpty: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["EvalID"];
+          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["EvalID"];
+          if (typeof v === "string") return set.has(v);
+        }
+        return general(d, f);
+      },
+    memberFewJson: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["EvalID"];
+          if (typeof v === "string") return v === a || v === b || v === c;
         }
         return general(d, f);
       },
@@ -468,6 +1298,91 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = ((OBJECT_PR
         return general(d, f);
       },
   }],
+  ["FailedTGAllocs", {
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["FailedTGAllocs"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+  }],
+  ["FollowupEvalID", {
+    equalString: (key: string, text: string, negated: boolean, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? ((d as Rec)["FollowupEvalID"] === text) !== negated : general(d, f)),
+    emptyString: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["FollowupEvalID"];
+          return (typeof v !== "string" || v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberString: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? set.has((d as Rec)["FollowupEvalID"]) : general(d, f)),
+    memberFewStrings: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["FollowupEvalID"];
+          return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["FollowupEvalID"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonIn: (key: string, text: string, inStrings: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["FollowupEvalID"];
+          if (typeof v === "string") {
+            if (inStrings) return v.includes(text) !== negated;
+          } else if (Array.isArray(v)) {
+            for (let i = 0; i < v.length; i++) {
+              const e: unknown = v[i];
+              if (e === text) return !negated;
+              if (typeof e !== "string") return general(d, f);
+            }
+            return negated;
+          }
+        }
+        return general(d, f);
+      },
+    jsonEmpty: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["FollowupEvalID"];
+          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["FollowupEvalID"];
+          if (typeof v === "string") return set.has(v);
+        }
+        return general(d, f);
+      },
+    memberFewJson: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["FollowupEvalID"];
+          if (typeof v === "string") return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+  }],
   ["HealthyAllocs", {
     equalInteger: (key: string, x: number, big: bigint, negated: boolean, general: General): General =>
       (d, f) => {
@@ -493,6 +1408,18 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = ((OBJECT_PR
           const v = (d as Rec)["HealthyAllocs"];
           if (typeof v === "number") return (v === x) !== negated;
           if (typeof v === "string") return (v === text) !== negated;
+        }
+        return general(d, f);
+      },
+  }],
+  ["HostVolumes", {
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["HostVolumes"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
         }
         return general(d, f);
       },
@@ -766,6 +1693,79 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = ((OBJECT_PR
         return general(d, f);
       },
   }],
+  ["JobType", {
+    equalString: (key: string, text: string, negated: boolean, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? ((d as Rec)["JobType"] === text) !== negated : general(d, f)),
+    emptyString: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["JobType"];
+          return (typeof v !== "string" || v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberString: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? set.has((d as Rec)["JobType"]) : general(d, f)),
+    memberFewStrings: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["JobType"];
+          return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["JobType"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonIn: (key: string, text: string, inStrings: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["JobType"];
+          if (typeof v === "string") {
+            if (inStrings) return v.includes(text) !== negated;
+          } else if (Array.isArray(v)) {
+            for (let i = 0; i < v.length; i++) {
+              const e: unknown = v[i];
+              if (e === text) return !negated;
+              if (typeof e !== "string") return general(d, f);
+            }
+            return negated;
+          }
+        }
+        return general(d, f);
+      },
+    jsonEmpty: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["JobType"];
+          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["JobType"];
+          if (typeof v === "string") return set.has(v);
+        }
+        return general(d, f);
+      },
+    memberFewJson: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["JobType"];
+          if (typeof v === "string") return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+  }],
   ["JobVersion", {
     equalInteger: (key: string, x: number, big: bigint, negated: boolean, general: General): General =>
       (d, f) => {
@@ -791,6 +1791,91 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = ((OBJECT_PR
           const v = (d as Rec)["JobVersion"];
           if (typeof v === "number") return (v === x) !== negated;
           if (typeof v === "string") return (v === text) !== negated;
+        }
+        return general(d, f);
+      },
+  }],
+  ["LastDrain", {
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["LastDrain"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+  }],
+  ["LeaderACL", {
+    equalString: (key: string, text: string, negated: boolean, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? ((d as Rec)["LeaderACL"] === text) !== negated : general(d, f)),
+    emptyString: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["LeaderACL"];
+          return (typeof v !== "string" || v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberString: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? set.has((d as Rec)["LeaderACL"]) : general(d, f)),
+    memberFewStrings: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["LeaderACL"];
+          return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["LeaderACL"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonIn: (key: string, text: string, inStrings: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["LeaderACL"];
+          if (typeof v === "string") {
+            if (inStrings) return v.includes(text) !== negated;
+          } else if (Array.isArray(v)) {
+            for (let i = 0; i < v.length; i++) {
+              const e: unknown = v[i];
+              if (e === text) return !negated;
+              if (typeof e !== "string") return general(d, f);
+            }
+            return negated;
+          }
+        }
+        return general(d, f);
+      },
+    jsonEmpty: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["LeaderACL"];
+          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["LeaderACL"];
+          if (typeof v === "string") return set.has(v);
+        }
+        return general(d, f);
+      },
+    memberFewJson: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["LeaderACL"];
+          if (typeof v === "string") return v === a || v === b || v === c;
         }
         return general(d, f);
       },
@@ -824,6 +1909,51 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = ((OBJECT_PR
         return general(d, f);
       },
   }],
+  ["MissingNonNodeResources", {
+    inStrings: (key: string, text: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["MissingNonNodeResources"];
+          return (Array.isArray(v) && (text === "" ? readsEmpty(v) : v.includes(text))) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["MissingNonNodeResources"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonIn: (key: string, text: string, inStrings: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["MissingNonNodeResources"];
+          if (typeof v === "string") {
+            if (inStrings) return v.includes(text) !== negated;
+          } else if (Array.isArray(v)) {
+            for (let i = 0; i < v.length; i++) {
+              const e: unknown = v[i];
+              if (e === text) return !negated;
+              if (typeof e !== "string") return general(d, f);
+            }
+            return negated;
+          }
+        }
+        return general(d, f);
+      },
+    jsonEmpty: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["MissingNonNodeResources"];
+          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+  }],
   ["ModifyIndex", {
     equalInteger: (key: string, x: number, big: bigint, negated: boolean, general: General): General =>
       (d, f) => {
@@ -847,6 +1977,35 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = ((OBJECT_PR
       (d, f) => {
         if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
           const v = (d as Rec)["ModifyIndex"];
+          if (typeof v === "number") return (v === x) !== negated;
+          if (typeof v === "string") return (v === text) !== negated;
+        }
+        return general(d, f);
+      },
+  }],
+  ["ModifyTime", {
+    equalInteger: (key: string, x: number, big: bigint, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["ModifyTime"];
+          return (typeof v === "number" ? v === x : typeof v === "bigint" ? v === big : x === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["ModifyTime"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonEqualsNumber: (key: string, text: string, x: number, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["ModifyTime"];
           if (typeof v === "number") return (v === x) !== negated;
           if (typeof v === "string") return (v === text) !== negated;
         }
@@ -1007,6 +2166,485 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = ((OBJECT_PR
         if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
           const v = (d as Rec)["Namespace"];
           if (typeof v === "string") return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+  }],
+  ["NextAllocation", {
+    equalString: (key: string, text: string, negated: boolean, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? ((d as Rec)["NextAllocation"] === text) !== negated : general(d, f)),
+    emptyString: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NextAllocation"];
+          return (typeof v !== "string" || v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberString: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? set.has((d as Rec)["NextAllocation"]) : general(d, f)),
+    memberFewStrings: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NextAllocation"];
+          return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NextAllocation"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonIn: (key: string, text: string, inStrings: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NextAllocation"];
+          if (typeof v === "string") {
+            if (inStrings) return v.includes(text) !== negated;
+          } else if (Array.isArray(v)) {
+            for (let i = 0; i < v.length; i++) {
+              const e: unknown = v[i];
+              if (e === text) return !negated;
+              if (typeof e !== "string") return general(d, f);
+            }
+            return negated;
+          }
+        }
+        return general(d, f);
+      },
+    jsonEmpty: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NextAllocation"];
+          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NextAllocation"];
+          if (typeof v === "string") return set.has(v);
+        }
+        return general(d, f);
+      },
+    memberFewJson: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NextAllocation"];
+          if (typeof v === "string") return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+  }],
+  ["NextEval", {
+    equalString: (key: string, text: string, negated: boolean, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? ((d as Rec)["NextEval"] === text) !== negated : general(d, f)),
+    emptyString: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NextEval"];
+          return (typeof v !== "string" || v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberString: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? set.has((d as Rec)["NextEval"]) : general(d, f)),
+    memberFewStrings: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NextEval"];
+          return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NextEval"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonIn: (key: string, text: string, inStrings: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NextEval"];
+          if (typeof v === "string") {
+            if (inStrings) return v.includes(text) !== negated;
+          } else if (Array.isArray(v)) {
+            for (let i = 0; i < v.length; i++) {
+              const e: unknown = v[i];
+              if (e === text) return !negated;
+              if (typeof e !== "string") return general(d, f);
+            }
+            return negated;
+          }
+        }
+        return general(d, f);
+      },
+    jsonEmpty: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NextEval"];
+          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NextEval"];
+          if (typeof v === "string") return set.has(v);
+        }
+        return general(d, f);
+      },
+    memberFewJson: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NextEval"];
+          if (typeof v === "string") return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+  }],
+  ["NodeClass", {
+    equalString: (key: string, text: string, negated: boolean, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? ((d as Rec)["NodeClass"] === text) !== negated : general(d, f)),
+    emptyString: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NodeClass"];
+          return (typeof v !== "string" || v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberString: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? set.has((d as Rec)["NodeClass"]) : general(d, f)),
+    memberFewStrings: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NodeClass"];
+          return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NodeClass"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonIn: (key: string, text: string, inStrings: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NodeClass"];
+          if (typeof v === "string") {
+            if (inStrings) return v.includes(text) !== negated;
+          } else if (Array.isArray(v)) {
+            for (let i = 0; i < v.length; i++) {
+              const e: unknown = v[i];
+              if (e === text) return !negated;
+              if (typeof e !== "string") return general(d, f);
+            }
+            return negated;
+          }
+        }
+        return general(d, f);
+      },
+    jsonEmpty: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NodeClass"];
+          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NodeClass"];
+          if (typeof v === "string") return set.has(v);
+        }
+        return general(d, f);
+      },
+    memberFewJson: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NodeClass"];
+          if (typeof v === "string") return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+  }],
+  ["NodeID", {
+    equalString: (key: string, text: string, negated: boolean, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? ((d as Rec)["NodeID"] === text) !== negated : general(d, f)),
+    emptyString: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NodeID"];
+          return (typeof v !== "string" || v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberString: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? set.has((d as Rec)["NodeID"]) : general(d, f)),
+    memberFewStrings: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NodeID"];
+          return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NodeID"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonIn: (key: string, text: string, inStrings: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NodeID"];
+          if (typeof v === "string") {
+            if (inStrings) return v.includes(text) !== negated;
+          } else if (Array.isArray(v)) {
+            for (let i = 0; i < v.length; i++) {
+              const e: unknown = v[i];
+              if (e === text) return !negated;
+              if (typeof e !== "string") return general(d, f);
+            }
+            return negated;
+          }
+        }
+        return general(d, f);
+      },
+    jsonEmpty: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NodeID"];
+          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NodeID"];
+          if (typeof v === "string") return set.has(v);
+        }
+        return general(d, f);
+      },
+    memberFewJson: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NodeID"];
+          if (typeof v === "string") return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+  }],
+  ["NodeModifyIndex", {
+    equalInteger: (key: string, x: number, big: bigint, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NodeModifyIndex"];
+          return (typeof v === "number" ? v === x : typeof v === "bigint" ? v === big : x === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NodeModifyIndex"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonEqualsNumber: (key: string, text: string, x: number, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NodeModifyIndex"];
+          if (typeof v === "number") return (v === x) !== negated;
+          if (typeof v === "string") return (v === text) !== negated;
+        }
+        return general(d, f);
+      },
+  }],
+  ["NodeName", {
+    equalString: (key: string, text: string, negated: boolean, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? ((d as Rec)["NodeName"] === text) !== negated : general(d, f)),
+    emptyString: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NodeName"];
+          return (typeof v !== "string" || v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberString: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? set.has((d as Rec)["NodeName"]) : general(d, f)),
+    memberFewStrings: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NodeName"];
+          return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NodeName"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonIn: (key: string, text: string, inStrings: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NodeName"];
+          if (typeof v === "string") {
+            if (inStrings) return v.includes(text) !== negated;
+          } else if (Array.isArray(v)) {
+            for (let i = 0; i < v.length; i++) {
+              const e: unknown = v[i];
+              if (e === text) return !negated;
+              if (typeof e !== "string") return general(d, f);
+            }
+            return negated;
+          }
+        }
+        return general(d, f);
+      },
+    jsonEmpty: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NodeName"];
+          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NodeName"];
+          if (typeof v === "string") return set.has(v);
+        }
+        return general(d, f);
+      },
+    memberFewJson: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NodeName"];
+          if (typeof v === "string") return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+  }],
+  ["NodePool", {
+    equalString: (key: string, text: string, negated: boolean, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? ((d as Rec)["NodePool"] === text) !== negated : general(d, f)),
+    emptyString: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NodePool"];
+          return (typeof v !== "string" || v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberString: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? set.has((d as Rec)["NodePool"]) : general(d, f)),
+    memberFewStrings: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NodePool"];
+          return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NodePool"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonIn: (key: string, text: string, inStrings: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NodePool"];
+          if (typeof v === "string") {
+            if (inStrings) return v.includes(text) !== negated;
+          } else if (Array.isArray(v)) {
+            for (let i = 0; i < v.length; i++) {
+              const e: unknown = v[i];
+              if (e === text) return !negated;
+              if (typeof e !== "string") return general(d, f);
+            }
+            return negated;
+          }
+        }
+        return general(d, f);
+      },
+    jsonEmpty: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NodePool"];
+          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NodePool"];
+          if (typeof v === "string") return set.has(v);
+        }
+        return general(d, f);
+      },
+    memberFewJson: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NodePool"];
+          if (typeof v === "string") return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+  }],
+  ["NodeResources", {
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["NodeResources"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
         }
         return general(d, f);
       },
@@ -1235,6 +2873,209 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = ((OBJECT_PR
         return general(d, f);
       },
   }],
+  ["PlanAnnotations", {
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["PlanAnnotations"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+  }],
+  ["PreemptedAllocations", {
+    inStrings: (key: string, text: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["PreemptedAllocations"];
+          return (Array.isArray(v) && (text === "" ? readsEmpty(v) : v.includes(text))) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["PreemptedAllocations"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonIn: (key: string, text: string, inStrings: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["PreemptedAllocations"];
+          if (typeof v === "string") {
+            if (inStrings) return v.includes(text) !== negated;
+          } else if (Array.isArray(v)) {
+            for (let i = 0; i < v.length; i++) {
+              const e: unknown = v[i];
+              if (e === text) return !negated;
+              if (typeof e !== "string") return general(d, f);
+            }
+            return negated;
+          }
+        }
+        return general(d, f);
+      },
+    jsonEmpty: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["PreemptedAllocations"];
+          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+  }],
+  ["PreemptedByAllocation", {
+    equalString: (key: string, text: string, negated: boolean, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? ((d as Rec)["PreemptedByAllocation"] === text) !== negated : general(d, f)),
+    emptyString: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["PreemptedByAllocation"];
+          return (typeof v !== "string" || v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberString: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? set.has((d as Rec)["PreemptedByAllocation"]) : general(d, f)),
+    memberFewStrings: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["PreemptedByAllocation"];
+          return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["PreemptedByAllocation"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonIn: (key: string, text: string, inStrings: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["PreemptedByAllocation"];
+          if (typeof v === "string") {
+            if (inStrings) return v.includes(text) !== negated;
+          } else if (Array.isArray(v)) {
+            for (let i = 0; i < v.length; i++) {
+              const e: unknown = v[i];
+              if (e === text) return !negated;
+              if (typeof e !== "string") return general(d, f);
+            }
+            return negated;
+          }
+        }
+        return general(d, f);
+      },
+    jsonEmpty: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["PreemptedByAllocation"];
+          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["PreemptedByAllocation"];
+          if (typeof v === "string") return set.has(v);
+        }
+        return general(d, f);
+      },
+    memberFewJson: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["PreemptedByAllocation"];
+          if (typeof v === "string") return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+  }],
+  ["PreviousEval", {
+    equalString: (key: string, text: string, negated: boolean, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? ((d as Rec)["PreviousEval"] === text) !== negated : general(d, f)),
+    emptyString: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["PreviousEval"];
+          return (typeof v !== "string" || v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberString: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? set.has((d as Rec)["PreviousEval"]) : general(d, f)),
+    memberFewStrings: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["PreviousEval"];
+          return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["PreviousEval"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonIn: (key: string, text: string, inStrings: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["PreviousEval"];
+          if (typeof v === "string") {
+            if (inStrings) return v.includes(text) !== negated;
+          } else if (Array.isArray(v)) {
+            for (let i = 0; i < v.length; i++) {
+              const e: unknown = v[i];
+              if (e === text) return !negated;
+              if (typeof e !== "string") return general(d, f);
+            }
+            return negated;
+          }
+        }
+        return general(d, f);
+      },
+    jsonEmpty: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["PreviousEval"];
+          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["PreviousEval"];
+          if (typeof v === "string") return set.has(v);
+        }
+        return general(d, f);
+      },
+    memberFewJson: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["PreviousEval"];
+          if (typeof v === "string") return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+  }],
   ["Priority", {
     equalInteger: (key: string, x: number, big: bigint, negated: boolean, general: General): General =>
       (d, f) => {
@@ -1346,6 +3187,91 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = ((OBJECT_PR
         return general(d, f);
       },
   }],
+  ["QueuedAllocations", {
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["QueuedAllocations"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+  }],
+  ["QuotaLimitReached", {
+    equalString: (key: string, text: string, negated: boolean, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? ((d as Rec)["QuotaLimitReached"] === text) !== negated : general(d, f)),
+    emptyString: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["QuotaLimitReached"];
+          return (typeof v !== "string" || v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberString: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? set.has((d as Rec)["QuotaLimitReached"]) : general(d, f)),
+    memberFewStrings: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["QuotaLimitReached"];
+          return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["QuotaLimitReached"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonIn: (key: string, text: string, inStrings: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["QuotaLimitReached"];
+          if (typeof v === "string") {
+            if (inStrings) return v.includes(text) !== negated;
+          } else if (Array.isArray(v)) {
+            for (let i = 0; i < v.length; i++) {
+              const e: unknown = v[i];
+              if (e === text) return !negated;
+              if (typeof e !== "string") return general(d, f);
+            }
+            return negated;
+          }
+        }
+        return general(d, f);
+      },
+    jsonEmpty: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["QuotaLimitReached"];
+          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["QuotaLimitReached"];
+          if (typeof v === "string") return set.has(v);
+        }
+        return general(d, f);
+      },
+    memberFewJson: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["QuotaLimitReached"];
+          if (typeof v === "string") return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+  }],
   ["Regions", {
     jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
       (d, f) => {
@@ -1378,6 +3304,43 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = ((OBJECT_PR
       (d, f) => {
         if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
           const v = (d as Rec)["Regions"];
+          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+  }],
+  ["RelatedEvals", {
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["RelatedEvals"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonIn: (key: string, text: string, inStrings: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["RelatedEvals"];
+          if (typeof v === "string") {
+            if (inStrings) return v.includes(text) !== negated;
+          } else if (Array.isArray(v)) {
+            for (let i = 0; i < v.length; i++) {
+              const e: unknown = v[i];
+              if (e === text) return !negated;
+              if (typeof e !== "string") return general(d, f);
+            }
+            return negated;
+          }
+        }
+        return general(d, f);
+      },
+    jsonEmpty: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["RelatedEvals"];
           if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
         }
         return general(d, f);
@@ -1456,6 +3419,30 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = ((OBJECT_PR
         return general(d, f);
       },
   }],
+  ["RescheduleTracker", {
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["RescheduleTracker"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+  }],
+  ["ReservedResources", {
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["ReservedResources"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+  }],
   ["Running", {
     equalInteger: (key: string, x: number, big: bigint, negated: boolean, general: General): General =>
       (d, f) => {
@@ -1479,6 +3466,108 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = ((OBJECT_PR
       (d, f) => {
         if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
           const v = (d as Rec)["Running"];
+          if (typeof v === "number") return (v === x) !== negated;
+          if (typeof v === "string") return (v === text) !== negated;
+        }
+        return general(d, f);
+      },
+  }],
+  ["SchedulingEligibility", {
+    equalString: (key: string, text: string, negated: boolean, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? ((d as Rec)["SchedulingEligibility"] === text) !== negated : general(d, f)),
+    emptyString: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["SchedulingEligibility"];
+          return (typeof v !== "string" || v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberString: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? set.has((d as Rec)["SchedulingEligibility"]) : general(d, f)),
+    memberFewStrings: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["SchedulingEligibility"];
+          return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["SchedulingEligibility"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonIn: (key: string, text: string, inStrings: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["SchedulingEligibility"];
+          if (typeof v === "string") {
+            if (inStrings) return v.includes(text) !== negated;
+          } else if (Array.isArray(v)) {
+            for (let i = 0; i < v.length; i++) {
+              const e: unknown = v[i];
+              if (e === text) return !negated;
+              if (typeof e !== "string") return general(d, f);
+            }
+            return negated;
+          }
+        }
+        return general(d, f);
+      },
+    jsonEmpty: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["SchedulingEligibility"];
+          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["SchedulingEligibility"];
+          if (typeof v === "string") return set.has(v);
+        }
+        return general(d, f);
+      },
+    memberFewJson: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["SchedulingEligibility"];
+          if (typeof v === "string") return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+  }],
+  ["SnapshotIndex", {
+    equalInteger: (key: string, x: number, big: bigint, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["SnapshotIndex"];
+          return (typeof v === "number" ? v === x : typeof v === "bigint" ? v === big : x === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["SnapshotIndex"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonEqualsNumber: (key: string, text: string, x: number, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["SnapshotIndex"];
           if (typeof v === "number") return (v === x) !== negated;
           if (typeof v === "string") return (v === text) !== negated;
         }
@@ -1737,6 +3826,79 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = ((OBJECT_PR
         return general(d, f);
       },
   }],
+  ["TaskGroup", {
+    equalString: (key: string, text: string, negated: boolean, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? ((d as Rec)["TaskGroup"] === text) !== negated : general(d, f)),
+    emptyString: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["TaskGroup"];
+          return (typeof v !== "string" || v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberString: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? set.has((d as Rec)["TaskGroup"]) : general(d, f)),
+    memberFewStrings: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["TaskGroup"];
+          return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["TaskGroup"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonIn: (key: string, text: string, inStrings: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["TaskGroup"];
+          if (typeof v === "string") {
+            if (inStrings) return v.includes(text) !== negated;
+          } else if (Array.isArray(v)) {
+            for (let i = 0; i < v.length; i++) {
+              const e: unknown = v[i];
+              if (e === text) return !negated;
+              if (typeof e !== "string") return general(d, f);
+            }
+            return negated;
+          }
+        }
+        return general(d, f);
+      },
+    jsonEmpty: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["TaskGroup"];
+          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["TaskGroup"];
+          if (typeof v === "string") return set.has(v);
+        }
+        return general(d, f);
+      },
+    memberFewJson: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["TaskGroup"];
+          if (typeof v === "string") return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+  }],
   ["TaskGroups", {
     jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
       (d, f) => {
@@ -1745,6 +3907,91 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = ((OBJECT_PR
           if (typeof v === "string") return (v === text) !== negated;
           if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
           if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+  }],
+  ["TaskStates", {
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["TaskStates"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+  }],
+  ["TriggeredBy", {
+    equalString: (key: string, text: string, negated: boolean, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? ((d as Rec)["TriggeredBy"] === text) !== negated : general(d, f)),
+    emptyString: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["TriggeredBy"];
+          return (typeof v !== "string" || v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberString: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? set.has((d as Rec)["TriggeredBy"]) : general(d, f)),
+    memberFewStrings: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["TriggeredBy"];
+          return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["TriggeredBy"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonIn: (key: string, text: string, inStrings: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["TriggeredBy"];
+          if (typeof v === "string") {
+            if (inStrings) return v.includes(text) !== negated;
+          } else if (Array.isArray(v)) {
+            for (let i = 0; i < v.length; i++) {
+              const e: unknown = v[i];
+              if (e === text) return !negated;
+              if (typeof e !== "string") return general(d, f);
+            }
+            return negated;
+          }
+        }
+        return general(d, f);
+      },
+    jsonEmpty: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["TriggeredBy"];
+          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["TriggeredBy"];
+          if (typeof v === "string") return set.has(v);
+        }
+        return general(d, f);
+      },
+    memberFewJson: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["TriggeredBy"];
+          if (typeof v === "string") return v === a || v === b || v === c;
         }
         return general(d, f);
       },
@@ -1847,6 +4094,120 @@ export const FIELD_TESTS: ReadonlyMap<string, Partial<FieldTests>> = ((OBJECT_PR
           const v = (d as Rec)["UnhealthyAllocs"];
           if (typeof v === "number") return (v === x) !== negated;
           if (typeof v === "string") return (v === text) !== negated;
+        }
+        return general(d, f);
+      },
+  }],
+  ["Version", {
+    equalString: (key: string, text: string, negated: boolean, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? ((d as Rec)["Version"] === text) !== negated : general(d, f)),
+    emptyString: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Version"];
+          return (typeof v !== "string" || v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberString: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => (d != null && (d as Proto).__proto__ === OBJECT_PROTO ? set.has((d as Rec)["Version"]) : general(d, f)),
+    memberFewStrings: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Version"];
+          return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Version"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonIn: (key: string, text: string, inStrings: boolean, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Version"];
+          if (typeof v === "string") {
+            if (inStrings) return v.includes(text) !== negated;
+          } else if (Array.isArray(v)) {
+            for (let i = 0; i < v.length; i++) {
+              const e: unknown = v[i];
+              if (e === text) return !negated;
+              if (typeof e !== "string") return general(d, f);
+            }
+            return negated;
+          }
+        }
+        return general(d, f);
+      },
+    jsonEmpty: (key: string, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Version"];
+          if (typeof v === "string" || Array.isArray(v)) return (v.length === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    memberJson: (key: string, set: ReadonlySet<unknown>, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Version"];
+          if (typeof v === "string") return set.has(v);
+        }
+        return general(d, f);
+      },
+    memberFewJson: (key: string, a: string, b: string, c: string, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Version"];
+          if (typeof v === "string") return v === a || v === b || v === c;
+        }
+        return general(d, f);
+      },
+  }],
+  ["Wait", {
+    equalInteger: (key: string, x: number, big: bigint, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Wait"];
+          return (typeof v === "number" ? v === x : typeof v === "bigint" ? v === big : x === 0) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Wait"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
+        }
+        return general(d, f);
+      },
+    jsonEqualsNumber: (key: string, text: string, x: number, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["Wait"];
+          if (typeof v === "number") return (v === x) !== negated;
+          if (typeof v === "string") return (v === text) !== negated;
+        }
+        return general(d, f);
+      },
+  }],
+  ["WaitUntil", {
+    jsonEquals: (key: string, text: string, x: number | undefined, b: boolean | undefined, negated: boolean, general: General): General =>
+      (d, f) => {
+        if (d != null && (d as Proto).__proto__ === OBJECT_PROTO) {
+          const v = (d as Rec)["WaitUntil"];
+          if (typeof v === "string") return (v === text) !== negated;
+          if (typeof v === "number" && x !== undefined) return (v === x) !== negated;
+          if (typeof v === "boolean" && b !== undefined) return (v === b) !== negated;
         }
         return general(d, f);
       },
