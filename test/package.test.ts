@@ -111,9 +111,10 @@ describe("the library's tarball, installed into an empty project", () => {
     // came, unpacked 2.50 MB with the per-slot count loops and JSON fast paths of issue 41 (most of it
     // the two builds, ESM and CommonJS, each with the generated closure copies and the parts of
     // chevrotain it bundles; issue 43 is the one that shrinks the package). Packed 601 kB with issue
-    // 42's modules and the words table.
-    expect(library.size).toBeLessThan(640_000);
-    expect(library.unpackedSize).toBeLessThan(2_700_000);
+    // 42's modules and the words table. Issue 44's allocation, node and evaluation schemas, their
+    // record types and docs: packed 637 → 653 kB, unpacked 2.64 → 2.70 MB (npm pack --dry-run).
+    expect(library.size).toBeLessThan(680_000);
+    expect(library.unpackedSize).toBeLessThan(2_800_000);
     expect(bytesUnder(modules)).toBeLessThan(6_000_000);
   });
 

@@ -16,30 +16,6 @@ type Rec = Record<string, unknown>;
 
 export const COLUMN_STEPS: ReadonlyMap<string, ColumnStep> = ((OBJECT_PROTO: object): ReadonlyMap<string, ColumnStep> =>
   new Map<string, ColumnStep>([
-  ["Address", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["Address"] : NOT_PLAIN;
-    }
-  }],
-  ["AllocatedResources", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["AllocatedResources"] : NOT_PLAIN;
-    }
-  }],
-  ["AnnotatePlan", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["AnnotatePlan"] : NOT_PLAIN;
-    }
-  }],
-  ["Attributes", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["Attributes"] : NOT_PLAIN;
-    }
-  }],
   ["AutoPromote", (col, n) => {
     for (let i = 0; i < n; i++) {
       const v = col[i];
@@ -52,34 +28,10 @@ export const COLUMN_STEPS: ReadonlyMap<string, ColumnStep> = ((OBJECT_PROTO: obj
       col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["AutoRevert"] : NOT_PLAIN;
     }
   }],
-  ["BlockedEval", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["BlockedEval"] : NOT_PLAIN;
-    }
-  }],
   ["Children", (col, n) => {
     for (let i = 0; i < n; i++) {
       const v = col[i];
       col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["Children"] : NOT_PLAIN;
-    }
-  }],
-  ["ClassEligibility", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["ClassEligibility"] : NOT_PLAIN;
-    }
-  }],
-  ["ClientDescription", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["ClientDescription"] : NOT_PLAIN;
-    }
-  }],
-  ["ClientStatus", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["ClientStatus"] : NOT_PLAIN;
     }
   }],
   ["Complete", (col, n) => {
@@ -94,18 +46,6 @@ export const COLUMN_STEPS: ReadonlyMap<string, ColumnStep> = ((OBJECT_PROTO: obj
       col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["CreateIndex"] : NOT_PLAIN;
     }
   }],
-  ["CreateTime", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["CreateTime"] : NOT_PLAIN;
-    }
-  }],
-  ["Datacenter", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["Datacenter"] : NOT_PLAIN;
-    }
-  }],
   ["Datacenters", (col, n) => {
     for (let i = 0; i < n; i++) {
       const v = col[i];
@@ -118,70 +58,16 @@ export const COLUMN_STEPS: ReadonlyMap<string, ColumnStep> = ((OBJECT_PROTO: obj
       col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["Dead"] : NOT_PLAIN;
     }
   }],
-  ["DeploymentID", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["DeploymentID"] : NOT_PLAIN;
-    }
-  }],
-  ["DeploymentStatus", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["DeploymentStatus"] : NOT_PLAIN;
-    }
-  }],
   ["DesiredCanaries", (col, n) => {
     for (let i = 0; i < n; i++) {
       const v = col[i];
       col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["DesiredCanaries"] : NOT_PLAIN;
     }
   }],
-  ["DesiredDescription", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["DesiredDescription"] : NOT_PLAIN;
-    }
-  }],
-  ["DesiredStatus", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["DesiredStatus"] : NOT_PLAIN;
-    }
-  }],
   ["DesiredTotal", (col, n) => {
     for (let i = 0; i < n; i++) {
       const v = col[i];
       col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["DesiredTotal"] : NOT_PLAIN;
-    }
-  }],
-  ["DesiredTransition", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["DesiredTransition"] : NOT_PLAIN;
-    }
-  }],
-  ["Drain", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["Drain"] : NOT_PLAIN;
-    }
-  }],
-  ["Drivers", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["Drivers"] : NOT_PLAIN;
-    }
-  }],
-  ["EscapedComputedClass", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["EscapedComputedClass"] : NOT_PLAIN;
-    }
-  }],
-  ["EvalID", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["EvalID"] : NOT_PLAIN;
     }
   }],
   ["EvalPriority", (col, n) => {
@@ -196,28 +82,10 @@ export const COLUMN_STEPS: ReadonlyMap<string, ColumnStep> = ((OBJECT_PROTO: obj
       col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["Failed"] : NOT_PLAIN;
     }
   }],
-  ["FailedTGAllocs", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["FailedTGAllocs"] : NOT_PLAIN;
-    }
-  }],
-  ["FollowupEvalID", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["FollowupEvalID"] : NOT_PLAIN;
-    }
-  }],
   ["HealthyAllocs", (col, n) => {
     for (let i = 0; i < n; i++) {
       const v = col[i];
       col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["HealthyAllocs"] : NOT_PLAIN;
-    }
-  }],
-  ["HostVolumes", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["HostVolumes"] : NOT_PLAIN;
     }
   }],
   ["ID", (col, n) => {
@@ -262,28 +130,10 @@ export const COLUMN_STEPS: ReadonlyMap<string, ColumnStep> = ((OBJECT_PROTO: obj
       col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["JobSummary"] : NOT_PLAIN;
     }
   }],
-  ["JobType", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["JobType"] : NOT_PLAIN;
-    }
-  }],
   ["JobVersion", (col, n) => {
     for (let i = 0; i < n; i++) {
       const v = col[i];
       col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["JobVersion"] : NOT_PLAIN;
-    }
-  }],
-  ["LastDrain", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["LastDrain"] : NOT_PLAIN;
-    }
-  }],
-  ["LeaderACL", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["LeaderACL"] : NOT_PLAIN;
     }
   }],
   ["Lost", (col, n) => {
@@ -292,22 +142,10 @@ export const COLUMN_STEPS: ReadonlyMap<string, ColumnStep> = ((OBJECT_PROTO: obj
       col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["Lost"] : NOT_PLAIN;
     }
   }],
-  ["MissingNonNodeResources", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["MissingNonNodeResources"] : NOT_PLAIN;
-    }
-  }],
   ["ModifyIndex", (col, n) => {
     for (let i = 0; i < n; i++) {
       const v = col[i];
       col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["ModifyIndex"] : NOT_PLAIN;
-    }
-  }],
-  ["ModifyTime", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["ModifyTime"] : NOT_PLAIN;
     }
   }],
   ["Multiregion", (col, n) => {
@@ -326,54 +164,6 @@ export const COLUMN_STEPS: ReadonlyMap<string, ColumnStep> = ((OBJECT_PROTO: obj
     for (let i = 0; i < n; i++) {
       const v = col[i];
       col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["Namespace"] : NOT_PLAIN;
-    }
-  }],
-  ["NextAllocation", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["NextAllocation"] : NOT_PLAIN;
-    }
-  }],
-  ["NextEval", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["NextEval"] : NOT_PLAIN;
-    }
-  }],
-  ["NodeClass", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["NodeClass"] : NOT_PLAIN;
-    }
-  }],
-  ["NodeID", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["NodeID"] : NOT_PLAIN;
-    }
-  }],
-  ["NodeModifyIndex", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["NodeModifyIndex"] : NOT_PLAIN;
-    }
-  }],
-  ["NodeName", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["NodeName"] : NOT_PLAIN;
-    }
-  }],
-  ["NodePool", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["NodePool"] : NOT_PLAIN;
-    }
-  }],
-  ["NodeResources", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["NodeResources"] : NOT_PLAIN;
     }
   }],
   ["ParameterizedJob", (col, n) => {
@@ -412,30 +202,6 @@ export const COLUMN_STEPS: ReadonlyMap<string, ColumnStep> = ((OBJECT_PROTO: obj
       col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["PlacedCanaries"] : NOT_PLAIN;
     }
   }],
-  ["PlanAnnotations", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["PlanAnnotations"] : NOT_PLAIN;
-    }
-  }],
-  ["PreemptedAllocations", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["PreemptedAllocations"] : NOT_PLAIN;
-    }
-  }],
-  ["PreemptedByAllocation", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["PreemptedByAllocation"] : NOT_PLAIN;
-    }
-  }],
-  ["PreviousEval", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["PreviousEval"] : NOT_PLAIN;
-    }
-  }],
   ["Priority", (col, n) => {
     for (let i = 0; i < n; i++) {
       const v = col[i];
@@ -460,28 +226,10 @@ export const COLUMN_STEPS: ReadonlyMap<string, ColumnStep> = ((OBJECT_PROTO: obj
       col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["Queued"] : NOT_PLAIN;
     }
   }],
-  ["QueuedAllocations", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["QueuedAllocations"] : NOT_PLAIN;
-    }
-  }],
-  ["QuotaLimitReached", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["QuotaLimitReached"] : NOT_PLAIN;
-    }
-  }],
   ["Regions", (col, n) => {
     for (let i = 0; i < n; i++) {
       const v = col[i];
       col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["Regions"] : NOT_PLAIN;
-    }
-  }],
-  ["RelatedEvals", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["RelatedEvals"] : NOT_PLAIN;
     }
   }],
   ["RequireProgressBy", (col, n) => {
@@ -490,34 +238,10 @@ export const COLUMN_STEPS: ReadonlyMap<string, ColumnStep> = ((OBJECT_PROTO: obj
       col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["RequireProgressBy"] : NOT_PLAIN;
     }
   }],
-  ["RescheduleTracker", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["RescheduleTracker"] : NOT_PLAIN;
-    }
-  }],
-  ["ReservedResources", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["ReservedResources"] : NOT_PLAIN;
-    }
-  }],
   ["Running", (col, n) => {
     for (let i = 0; i < n; i++) {
       const v = col[i];
       col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["Running"] : NOT_PLAIN;
-    }
-  }],
-  ["SchedulingEligibility", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["SchedulingEligibility"] : NOT_PLAIN;
-    }
-  }],
-  ["SnapshotIndex", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["SnapshotIndex"] : NOT_PLAIN;
     }
   }],
   ["Starting", (col, n) => {
@@ -562,28 +286,10 @@ export const COLUMN_STEPS: ReadonlyMap<string, ColumnStep> = ((OBJECT_PROTO: obj
       col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["Summary"] : NOT_PLAIN;
     }
   }],
-  ["TaskGroup", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["TaskGroup"] : NOT_PLAIN;
-    }
-  }],
   ["TaskGroups", (col, n) => {
     for (let i = 0; i < n; i++) {
       const v = col[i];
       col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["TaskGroups"] : NOT_PLAIN;
-    }
-  }],
-  ["TaskStates", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["TaskStates"] : NOT_PLAIN;
-    }
-  }],
-  ["TriggeredBy", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["TriggeredBy"] : NOT_PLAIN;
     }
   }],
   ["Type", (col, n) => {
@@ -596,24 +302,6 @@ export const COLUMN_STEPS: ReadonlyMap<string, ColumnStep> = ((OBJECT_PROTO: obj
     for (let i = 0; i < n; i++) {
       const v = col[i];
       col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["UnhealthyAllocs"] : NOT_PLAIN;
-    }
-  }],
-  ["Version", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["Version"] : NOT_PLAIN;
-    }
-  }],
-  ["Wait", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["Wait"] : NOT_PLAIN;
-    }
-  }],
-  ["WaitUntil", (col, n) => {
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      col[i] = v != null && (v as Proto).__proto__ === OBJECT_PROTO ? (v as Rec)["WaitUntil"] : NOT_PLAIN;
     }
   }],
 ]))(Object.prototype);
