@@ -177,15 +177,16 @@ export const deploymentSchema: Schema = t.record("Deployment", {
 // the same struct, `*structs.Evaluation`.
 
 /**
- * The schemas of the scheduler's records. Built in one pure call, so that a bundle that does not use
- * `schemas` leaves the allocation, node and evaluation records out (test/bundle-size.test.ts).
+ * The schemas of the scheduler's records: `job`, `deployment`, `allocation`, `node`, `evaluation`.
+ * Built in one pure call, so that a bundle that does not use `schemas` leaves the allocation, node
+ * and evaluation records out (test/bundle-size.test.ts).
  */
 export const schemas = /* @__PURE__ */ (() => {
   /**
    * `time.Time` as go-bexpr sees it: a struct whose fields are all unexported, so a record with no
    * fields. `==`, `in`, `matches`, `is empty` on it are evaluation errors (no primitive comparison, not
    * a collection, not convertible to bytes), `is nil` is false, and a step into it is a missing field.
-   * On the wire it is an RFC 3339 text (or null when zero, through a pointer).
+   * On the wire it is an RFC 3339 text (the server writes null for a zero time); the text is never read.
    */
   const goTime = t.record("Time", {});
 
