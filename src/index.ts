@@ -66,6 +66,24 @@ export { ERROR_CODES } from "./messages.js";
 export { schemas, t, typeName, fieldOf, type Schema, type Type, type RecordType } from "./semantics/schema.js";
 export { schemaFromJson, SchemaJsonError } from "./semantics/schema-json.js";
 export type { JobListStub, JobSummary, JobChildrenSummary, TaskGroupSummary, Multiregion, Deployment, DeploymentState } from "./semantics/records.js";
+export type {
+  AllocationListStub,
+  AllocatedResources,
+  TaskState,
+  TaskEvent,
+  AllocDeploymentStatus,
+  RescheduleTracker,
+  DesiredTransition,
+  NodeListStub,
+  NodeResources,
+  NodeReservedResources,
+  DriverInfo,
+  DrainMetadata,
+  Evaluation,
+  EvaluationStub,
+  AllocMetric,
+  PlanAnnotations,
+} from "./semantics/records.js";
 export { leafReading, type Explanation, type WitnessLeaf } from "./evaluate/explain.js";
 export { nearMissFilters, type NearMissFilter } from "./syntax/near-miss.js";
 export { selectorsRead, boundNames, type SelectorRead } from "./syntax/reads.js";

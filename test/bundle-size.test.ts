@@ -11,6 +11,13 @@
  * - `import { compile } from "filter-expr"`: 147.4 kB (553.2 kB); before the web entry 146.6 kB
  * - `import { diagnose, fixAll, applyFix } from "filter-expr"`: 136.7 kB (432.6 kB); before 152.7 kB
  * - `import * from "filter-expr"`: 175.5 kB (631.0 kB)
+ *
+ * Issue 44 (the allocation, node and evaluation schemas): `schemas` is built in one pure call, so a
+ * bundle that does not import it leaves every built-in schema out; one that does gets 2.4 kB gzip
+ * more than before (web compile+schemas 34.0 kB). Measured then: web compile 31.6 kB (155.2 kB),
+ * package compile 147.6 kB, diagnose 137.6 kB, everything 179.6 kB. The new schemas have no
+ * generated field code (scripts/field-code.ts, GENERATED_OF_OTHERS: 2.7 kB more on every entry
+ * that evaluates).
  */
 import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
@@ -72,7 +79,7 @@ describe("browser bundles", () => {
     expect((await bundle('import { compile } from "filter-expr"; export default compile;')).first).toBeLessThanOrEqual(150 * kB);
     expect((await bundle('import { diagnose, fixAll, applyFix } from "filter-expr"; export default [diagnose, fixAll, applyFix];')).first).toBeLessThanOrEqual(140 * kB);
     expect((await bundle('import { parse } from "filter-expr"; export default parse;')).first).toBeLessThanOrEqual(72 * kB);
-    expect((await bundle('import * as all from "filter-expr"; export default all;')).first).toBeLessThanOrEqual(178 * kB);
+    expect((await bundle('import * as all from "filter-expr"; export default all;')).first).toBeLessThanOrEqual(181 * kB);
   });
 
   it("every export of the package entry that may compile a pattern brings the regex engine along", async () => {

@@ -32,6 +32,11 @@ const corpora = [
     cases: loadCorpus(["regex-unicode-cases.jsonl"]),
     size: 5805,
   },
+  {
+    title: "the allocation, node and evaluation schemas on the scheduler's structs (recorded from go-bexpr v0.1.16 built with Go 1.23.5, scripts/oracles/schema-cases.ts)",
+    cases: loadCorpus(["schemas44/schema-cases.jsonl"]),
+    size: 3109,
+  },
 ];
 
 describe.each(corpora)("conformance: $title", ({ cases, size }) => {
@@ -64,6 +69,31 @@ describe.each(corpora)("conformance: $title", ({ cases, size }) => {
       (c, got) => got === c.expect || (got === "type-error" && c.expect === "eval-error"),
     );
     expect(bad).toEqual([]);
+  });
+});
+
+describe("conformance: the allocation, node and evaluation schemas' corpus", () => {
+  const cases = corpora[3]!.cases;
+
+  it("covers each schema with every kind of answer", () => {
+    for (const kind of ["allocation", "node", "evaluation"] as const) {
+      const own = cases.filter((c) => c.kind === kind);
+      expect(own.length, kind).toBeGreaterThan(800);
+      expect(new Set(own.map((c) => c.expect)), kind).toEqual(new Set(["eval-error", "true", "false"].concat(own.some((c) => c.expect === "parse-error") ? ["parse-error"] : [])));
+    }
+  });
+
+  it("reaches every field of every record of the three schemas", () => {
+    const names = new Set<string>();
+    const visit = (type: Schema["fields"][string]): void => {
+      if (type.kind === "record") for (const [name, field] of Object.entries(type.fields)) names.add(name), visit(field);
+      else if (type.kind === "list") visit(type.elem);
+      else if (type.kind === "map") visit(type.value);
+      else if (type.kind === "pointer") visit(type.target);
+    };
+    for (const schema of [schemas.allocation, schemas.node, schemas.evaluation]) visit(schema);
+    const used = cases.map((c) => c.expr).join(" ");
+    expect([...names].filter((name) => !new RegExp(`\\b${name}\\b`).test(used))).toEqual([]);
   });
 });
 

@@ -29,6 +29,9 @@ const MODES: Record<string, CompileOptions> = {
   "JSON, unchecked": { check: false },
   job: { schema: schemas.job },
   deployment: { schema: schemas.deployment },
+  allocation: { schema: schemas.allocation },
+  node: { schema: schemas.node },
+  evaluation: { schema: schemas.evaluation },
   "job, unchecked": { schema: schemas.job, check: false },
   Node: { schema: Node },
   "R, unchecked": { schema: R, check: false },
@@ -138,7 +141,8 @@ function codeCalls(page: string): { where: string; expression: string; options: 
     for (let c = call.exec(code); c !== null; c = call.exec(code)) {
       const expression = (c[1] ?? "").replace(/\\(.)/g, (_, x: string) => (x === "n" ? "\n" : x === "t" ? "\t" : x));
       const given = c[2] ?? "";
-      const schema = /schemas\.job/.test(given) ? schemas.job : /schemas\.deployment/.test(given) ? schemas.deployment : /schema: [Nn]ode/.test(given) ? Node : undefined;
+      const named = /schemas\.(job|deployment|allocation|node|evaluation)\b/.exec(given)?.[1] as keyof typeof schemas | undefined;
+      const schema = named ? schemas[named] : /schema: [Nn]ode/.test(given) ? Node : undefined;
       const line = text.slice(0, b.index + 6 + c.index).split("\n").length;
       const target = /target: "([^"]+)"/.exec(given)?.[1];
       calls.push({ where: `${page}:${line}`, expression, options: { schema, check: !/check: false/.test(given), ...(target && { target }) }, throws: /\bcatch\b/.test(code) });

@@ -2,7 +2,7 @@
  * The server's settings, from `initializationOptions` and `workspace/didChangeConfiguration` (either
  * the object itself or under the section `filterExpr`):
  *
- * - `schema`: `"job"`, `"deployment"`, a path to a schema file (docs/cli.md, "Schema files"; relative
+ * - `schema`: `"job"`, `"deployment"`, `"allocation"`, `"node"`, `"evaluation"`, a path to a schema file (docs/cli.md, "Schema files"; relative
  *   to the workspace's root), or absent/null/`"json"` for plain JSON.
  * - `target`: the release to check for (`"nomad@1.10.5"`, as `filter-check --target`); absent: the newest.
  */
@@ -40,8 +40,7 @@ export function rawSettings(sent: unknown): RawSettings {
 /** A built-in schema by its word, or undefined for plain JSON; `null` for a word that names none (a path). */
 export function namedSchema(word: string | null | undefined): Schema | undefined | null {
   if (word === undefined || word === null || word === "" || word === "json") return undefined;
-  if (word === "job") return schemas.job;
-  if (word === "deployment") return schemas.deployment;
+  if (word === "job" || word === "deployment" || word === "allocation" || word === "node" || word === "evaluation") return schemas[word];
   return null;
 }
 

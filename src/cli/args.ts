@@ -56,7 +56,8 @@ per line from standard input.
 
 Options:
   --schema job|deployment|FILE  check against the job or deployment record, or a schema file
-                                (see docs/cli.md); without it, data is plain JSON
+                                (see docs/cli.md); also allocation, node, evaluation; without
+                                it, data is plain JSON
   --format text|json            report format (default text; json: one object per expression a line)
   --data FILE|-                 evaluate the expression on a JSON array or JSON lines
                                 (- for standard input) and print the matching items as JSON lines
@@ -129,7 +130,7 @@ export function parseCommandLine(argv: readonly string[]): Options {
   if (format !== "text" && format !== "json") {
     throw new UsageError(`--format must be "text" or "json", not ${JSON.stringify(format)}`);
   }
-  if (v.schema !== undefined && v.schema === "") throw new UsageError("--schema needs a value: job, deployment or a file");
+  if (v.schema !== undefined && v.schema === "") throw new UsageError("--schema needs a value: job, deployment, allocation, node, evaluation or a file");
   if (v.data !== undefined && v.data === "") throw new UsageError("--data needs a file name, or - for standard input");
   if (v.count && v.data === undefined) throw new UsageError("--count needs --data");
   if (v.why && v.data === undefined) throw new UsageError("--why needs --data: the items to explain");

@@ -1,5 +1,6 @@
 /**
- * `--schema`: the built-in records (`job`, `deployment`) or a schema file of your own.
+ * `--schema`: the built-in records (`job`, `deployment`, `allocation`, `node`, `evaluation`) or a
+ * schema file of your own.
  *
  * A schema file is JSON describing one record; its format is the library's `schemaFromJson`
  * (src/semantics/schema-json.ts, docs/cli.md).
@@ -14,13 +15,12 @@ export class SchemaFileError extends UsageError {}
 /** The schema named by `--schema`, or undefined for plain JSON. Throws `UsageError`. */
 export async function loadSchema(spec: string | undefined): Promise<Schema | undefined> {
   if (spec === undefined) return undefined;
-  if (spec === "job") return schemas.job;
-  if (spec === "deployment") return schemas.deployment;
+  if (spec === "job" || spec === "deployment" || spec === "allocation" || spec === "node" || spec === "evaluation") return schemas[spec];
   let text: string;
   try {
     text = await readFile(spec, "utf8");
   } catch (e) {
-    throw new UsageError(`cannot read the schema file ${spec}: ${fileProblem(e)} (--schema takes job, deployment or a file)`);
+    throw new UsageError(`cannot read the schema file ${spec}: ${fileProblem(e)} (--schema takes job, deployment, allocation, node, evaluation or a file)`);
   }
   let json: unknown;
   try {

@@ -31,6 +31,19 @@ const NODE = {
   },
 };
 
+describe("filter-check --schema allocation|node|evaluation", () => {
+  it("checks against the scheduler's allocation, node and evaluation records", async () => {
+    const alloc = await run(["--schema", "allocation", 'ClientStatus == "running"', "ClientStatuss == running"]);
+    expect(alloc.code).toBe(1);
+    expect(alloc.stdout).toContain("expression 1: valid");
+    expect(alloc.stdout).toContain('"ClientStatuss" is not a field of AllocListStub; did you mean "ClientStatus"?');
+    const node = await run(["--schema", "node", "--count", "--data", "-", 'Status == "ready"'], { input: '[{"Status": "ready"}, {"Status": "down"}, {}]' });
+    expect(node).toMatchObject({ code: 0, stdout: "1\n" });
+    const evaluation = await run(["--schema", "evaluation", "WaitUntil is nil"]);
+    expect(evaluation.code).toBe(0);
+  });
+});
+
 describe("filter-check --schema FILE", () => {
   it("checks against a record of your own: fields, types, did-you-mean, nested records", async () => {
     const path = schemaFile("node.json", NODE);

@@ -31,6 +31,22 @@ describe("schemas know the values the scheduler defines", () => {
     expect(values(schemas.deployment.fields.StatusDescription)).toBeUndefined();
   });
 
+  it("allocation, node and evaluation: the statuses, eligibility, triggers and types of nomad/structs", () => {
+    const values = (type: Type | undefined) => (type?.kind === "string" ? type.values : undefined);
+    expect(values(schemas.allocation.fields.ClientStatus)).toEqual(["pending", "running", "complete", "failed", "lost", "unknown"]);
+    expect(values(schemas.allocation.fields.DesiredStatus)).toEqual(["run", "stop", "evict"]);
+    expect(values(schemas.node.fields.Status)).toEqual(["initializing", "ready", "down", "disconnected"]);
+    expect(values(schemas.node.fields.SchedulingEligibility)).toEqual(["eligible", "ineligible"]);
+    expect(values(schemas.evaluation.fields.Status)).toEqual(["blocked", "pending", "complete", "failed", "canceled"]);
+    expect(values(schemas.evaluation.fields.Type)).toContain("_core");
+    expect(values(schemas.evaluation.fields.TriggeredBy)).toHaveLength(18);
+    for (const name of ["ID", "NodeID", "TaskGroup", "ClientDescription"]) expect(values(schemas.allocation.fields[name]), name).toBeUndefined();
+    expect(unknownValues('ClientStatus == "Running"', { schema: schemas.allocation }).map((d) => d.fixes[0]?.title)).toEqual(['write "running"']);
+    expect(unknownValues('Status == "cancelled"', { schema: schemas.evaluation }).map((d) => d.fixes[0]?.title)).toEqual(['write "canceled"']);
+    expect(unknownValues('any TaskStates as _, s { s.State == "runing" }', { schema: schemas.allocation })).toHaveLength(1);
+    expect(unknownValues("Status == ready and SchedulingEligibility == eligible", { schema: schemas.node })).toEqual([]);
+  });
+
   it("t.enumString wants distinct values, at least one; schemaFromJson reads {\"enum\": [...]} as it", () => {
     expect(() => t.enumString([])).toThrow(RangeError);
     expect(() => t.enumString(["a", "a"])).toThrow(RangeError);

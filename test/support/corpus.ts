@@ -5,7 +5,7 @@ import { parseJson } from "../../src/index.js";
 /** One case of the reference library's conformance corpus (test/fixtures/*.jsonl). */
 export interface ConformanceCase {
   readonly id: number | string;
-  readonly kind: "json" | "job" | "deployment";
+  readonly kind: "json" | "job" | "deployment" | "allocation" | "node" | "evaluation";
   readonly expr: string;
   readonly datum: unknown;
   readonly expect: "parse-error" | "eval-error" | "true" | "false";
