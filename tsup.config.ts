@@ -28,16 +28,16 @@ const minifyBundled: NonNullable<Options["esbuildPlugins"]>[number] = {
 /** The packages of `bundled` as they are installed, by name. */
 const BUNDLED_PACKAGES = ["chevrotain", "@chevrotain/cst-dts-gen", "@chevrotain/gast", "@chevrotain/regexp-to-ast", "@chevrotain/utils", "lodash-es"];
 
-/** The licence of each bundled package, with its name and version. */
+/** The licences of the bundled packages: each text once, after the packages (name, version) it covers. */
 async function thirdPartyLicenses(): Promise<string> {
-  const parts = await Promise.all(
-    BUNDLED_PACKAGES.map(async (name) => {
-      const dir = `node_modules/${name}`;
-      const manifest = JSON.parse(await readFile(`${dir}/package.json`, "utf8")) as { version: string; license: string };
-      const text = await readFile(`${dir}/LICENSE.txt`, "utf8").catch(() => readFile(`${dir}/LICENSE`, "utf8"));
-      return `${name}@${manifest.version} (${manifest.license})\n\n${text.trim()}\n`;
-    }),
-  );
+  const byText = new Map<string, string[]>();
+  for (const name of BUNDLED_PACKAGES) {
+    const dir = `node_modules/${name}`;
+    const manifest = JSON.parse(await readFile(`${dir}/package.json`, "utf8")) as { version: string; license: string };
+    const text = (await readFile(`${dir}/LICENSE.txt`, "utf8").catch(() => readFile(`${dir}/LICENSE`, "utf8"))).trim();
+    byText.set(text, [...(byText.get(text) ?? []), `${name}@${manifest.version} (${manifest.license})`]);
+  }
+  const parts = [...byText].map(([text, names]) => `${names.join("\n")}\n\n${text}\n`);
   return `The build of filter-expr bundles parts of these packages:\n\n${parts.join(`\n${"-".repeat(72)}\n\n`)}`;
 }
 

@@ -107,7 +107,8 @@ describe("the library's tarball, installed into an empty project", () => {
     for (const name of names) expect(name).toMatch(LIBRARY_TREE);
     const modules = join(app, "node_modules");
     expect(filesUnder(modules).filter((f) => f.endsWith(".node") || f.endsWith("binding.gyp"))).toEqual([]);
-    // Issue 43's bound: unpacked at most 1.5 MB (measured 1,490,575 bytes, packed 354 kB: one build, the
+    // Issue 43's bound: unpacked at most 1.5 MB (measured 1,497,479 bytes, packed 366 kB, with issue 44's
+    // allocation, node and evaluation schemas; 1,490,575 before them. One build, the
     // CommonJS entry requiring it, Chevrotain minified into it; 2.5 MB and 601 kB before). The installed
     // tree: the package and re2js.
     expect(library.size).toBeLessThan(400_000);
