@@ -6,19 +6,17 @@
  * (class, code, span, message), as the package's entry does in Node. Every wait is on the page.
  */
 import { once } from "node:events";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { build } from "esbuild";
-import { chromium, type BrowserContext } from "playwright-core";
+import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as sync from "../src/index.js";
 import { loadCorpus, type ConformanceCase } from "./support/corpus.js";
-import { HANG_MS } from "./support/wait.js";
+import { describeError, outcome } from "./support/outcome.js";
+import { launchChromium, type Browser } from "./support/chromium.js";
 
-const CHROMIUM = "/usr/bin/chromium";
 const HTML = '<!doctype html><html><head><meta charset="utf-8"><title>filter-expr/web</title></head><body><script type="module" src="/main.js"></script></body></html>';
 
 const cases = [...loadCorpus(), ...loadCorpus(["fidelity-cases.jsonl"]), ...loadCorpus(["regex-unicode-cases.jsonl"])];
@@ -27,13 +25,12 @@ const casesJson = JSON.stringify(cases, (_key, value: unknown) => (typeof value 
 
 let server: Server;
 let base: string;
+let browser: Browser;
 let context: BrowserContext;
-let userDataDir: string;
 /** The chunks the page asked for, by name. */
 const served: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Debian's chromium is not installed at ${CHROMIUM}: the browser tests need it (apt-get install -y chromium; .ci/run installs it)`);
   const bundle = await build({
     entryPoints: [join(import.meta.dirname, "web-page", "main.ts")],
     bundle: true,
@@ -57,37 +54,14 @@ beforeAll(async () => {
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  userDataDir = mkdtempSync(join(tmpdir(), "filter-web-chromium-"));
-  context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    timeout: HANG_MS,
-  });
-  context.setDefaultTimeout(HANG_MS);
-  context.setDefaultNavigationTimeout(HANG_MS);
+  browser = await launchChromium("filter-web");
+  context = browser.context;
 });
 
 afterAll(async () => {
-  await context?.close();
+  await browser?.close();
   server?.close();
-  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
 });
-
-function describeError(e: unknown): string {
-  if (!(e instanceof Error)) throw e;
-  const f = e as Error & { code?: string; span?: unknown };
-  return `${f.name} ${f.code ?? ""} ${JSON.stringify(f.span ?? null)} ${f.message}`;
-}
-
-function outcome(run: () => unknown): string {
-  try {
-    const value = run();
-    return `ok ${typeof value === "boolean" ? value : typeof value === "object" ? JSON.stringify(value) : "?"}`;
-  } catch (e) {
-    return describeError(e);
-  }
-}
 
 /** What the package's entry answers in Node, as the page writes its answers. */
 function expected(c: ConformanceCase): string[] {

@@ -8,36 +8,12 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import * as sync from "../src/index.js";
 import { loadCorpus, type ConformanceCase } from "./support/corpus.js";
+import { describeError, outcome, outcomeAsync } from "./support/outcome.js";
 
 type Web = typeof import("../src/web.js");
 const web = (await import(fileURLToPath(new URL("../dist/web.js", import.meta.url)))) as Web;
 
 const schemaOf = (c: ConformanceCase): sync.Schema | undefined => (c.kind === "json" ? undefined : sync.schemas[c.kind]);
-
-/** An answer or an error, as far as a caller can tell them apart. */
-function describeOutcome(run: () => unknown): string {
-  try {
-    const value = run();
-    return `ok ${typeof value === "boolean" ? value : typeof value === "object" ? JSON.stringify(value) : "?"}`;
-  } catch (e) {
-    return describeError(e);
-  }
-}
-
-async function describeAsync(run: () => Promise<unknown>): Promise<string> {
-  try {
-    const value = await run();
-    return `ok ${typeof value === "boolean" ? value : typeof value === "object" ? JSON.stringify(value) : "?"}`;
-  } catch (e) {
-    return describeError(e);
-  }
-}
-
-function describeError(e: unknown): string {
-  if (!(e instanceof Error)) throw e;
-  const f = e as Error & { code?: string; span?: unknown };
-  return `${f.name} ${f.code ?? ""} ${JSON.stringify(f.span ?? null)} ${f.message}`;
-}
 
 /** The evaluation of a compiled filter, or the compile's error. */
 function evaluated(compiled: () => sync.Filter, datum: unknown): string {
@@ -47,7 +23,7 @@ function evaluated(compiled: () => sync.Filter, datum: unknown): string {
   } catch (e) {
     return `compile ${describeError(e)}`;
   }
-  return describeOutcome(() => f.evaluate(datum));
+  return outcome(() => f.evaluate(datum));
 }
 
 const corpora = [loadCorpus(), loadCorpus(["fidelity-cases.jsonl"]), loadCorpus(["regex-unicode-cases.jsonl"])];
@@ -58,14 +34,14 @@ describe("the web entry answers the conformance corpora as the package's entry d
     for (const c of cases) {
       const schema = schemaOf(c);
       const checks: [string, string, string][] = [];
-      checks.push(["parse", describeOutcome(() => sync.parse(c.expr)), await describeAsync(() => web.parse(c.expr))]);
-      checks.push(["evaluate", describeOutcome(() => sync.evaluate(c.expr, c.datum, { schema })), await describeAsync(() => web.evaluate(c.expr, c.datum, { schema }))]);
+      checks.push(["parse", outcome(() => sync.parse(c.expr)), await outcomeAsync(() => web.parse(c.expr))]);
+      checks.push(["evaluate", outcome(() => sync.evaluate(c.expr, c.datum, { schema })), await outcomeAsync(() => web.evaluate(c.expr, c.datum, { schema }))]);
       for (const check of [true, false]) {
         const want = evaluated(() => sync.compile(c.expr, { schema, check }), c.datum);
         let got: string;
         try {
           const f = await web.compile(c.expr, { schema, check });
-          got = describeOutcome(() => f.evaluate(c.datum));
+          got = outcome(() => f.evaluate(c.datum));
         } catch (e) {
           got = `compile ${describeError(e)}`;
         }
@@ -82,8 +58,8 @@ describe("the web entry answers the conformance corpora as the package's entry d
     const bad: string[] = [];
     for (const text of texts) {
       for (const o of options) {
-        const want = describeOutcome(() => sync.compile(text, o).ast);
-        const got = await describeAsync(async () => (await web.compile(text, o)).ast);
+        const want = outcome(() => sync.compile(text, o).ast);
+        const got = await outcomeAsync(async () => (await web.compile(text, o)).ast);
         if (want !== got) bad.push(`${JSON.stringify(text)} ${JSON.stringify(o)}: ${want} / web ${got}`);
       }
     }

@@ -4,26 +4,24 @@
  * esbuild as an application would and served on loopback. Every wait is on a condition of the page.
  */
 import { once } from "node:events";
-import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
 import { completionsAt, schemas, selectorAt } from "filter-expr";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { HANG_MS } from "../../test/support/wait.js";
+import { launchChromium, type Browser } from "../../test/support/chromium.js";
 
-const CHROMIUM = "/usr/bin/chromium";
 /** expect.poll's options: it waits (1 s by default) as long as the hang guard, however busy the machine. */
 const POLL = { timeout: HANG_MS, interval: 50 };
 const HTML = '<!doctype html><html><head><meta charset="utf-8"><title>filter-expr-codemirror</title></head><body><div id="editor"></div><script type="module" src="/app.js"></script></body></html>';
 
 let server: Server;
 let base: string;
+let browser: Browser;
 let context: BrowserContext;
-let userDataDir: string;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
@@ -47,22 +45,13 @@ beforeAll(async () => {
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  userDataDir = mkdtempSync(join(tmpdir(), "filter-codemirror-chromium-"));
-  context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    viewport: { width: 900, height: 600 },
-    timeout: HANG_MS,
-  });
-  context.setDefaultTimeout(HANG_MS);
-  context.setDefaultNavigationTimeout(HANG_MS);
+  browser = await launchChromium("filter-codemirror", { width: 900, height: 600 });
+  context = browser.context;
 });
 
 afterAll(async () => {
-  await context?.close();
+  await browser?.close();
   server?.close();
-  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
 });
 
 afterEach(() => {

@@ -28,6 +28,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { schemas, type RecordType, type Type } from "../../src/semantics/schema.js";
 import { askOracles, cutError, defaultBin } from "./oracle.js";
+import { Rng } from "./rng.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -40,28 +41,6 @@ const { values: args } = parseArgs({
   },
 });
 
-class Rng {
-  private s: number;
-  constructor(seed: number) {
-    this.s = seed >>> 0;
-  }
-  /** mulberry32 */
-  next(): number {
-    let t = (this.s = (this.s + 0x6d2b79f5) >>> 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-  int(n: number): number {
-    return Math.floor(this.next() * n);
-  }
-  pick<T>(xs: readonly T[]): T {
-    return xs[this.int(xs.length)]!;
-  }
-  chance(p: number): boolean {
-    return this.next() < p;
-  }
-}
 const rng = new Rng(Number(args.seed));
 
 type Kind = "allocation" | "node" | "evaluation";

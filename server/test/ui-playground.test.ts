@@ -4,14 +4,13 @@
  * test, kept under test/screenshots/ (git-ignored). Every wait is on a condition of the page.
  */
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { FastifyInstance } from "fastify";
 import { compile, schemas } from "filter-expr";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.js";
 import { generateDemo } from "../src/demo/generate.js";
@@ -19,9 +18,9 @@ import { MemoryStore } from "../src/store/memory/index.js";
 import { SchedulerState } from "../src/store/memory/state.js";
 import { testContext } from "./support/context.js";
 import { HANG_MS } from "../../test/support/wait.js";
+import { launchChromium, type Browser } from "../../test/support/chromium.js";
 
 const run = promisify(execFile);
-const CHROMIUM = "/usr/bin/chromium";
 const SCREENSHOTS = join(import.meta.dirname, "screenshots");
 const TOKEN = "playground-reader";
 /** expect.poll's options: it waits (1 s by default) as long as the hang guard, however busy the machine. */
@@ -29,36 +28,23 @@ const POLL = { timeout: HANG_MS, interval: 50 };
 
 let app: FastifyInstance;
 let base: string;
+let browser: Browser;
 let context: BrowserContext;
-let userDataDir: string;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`Debian's chromium is not installed at ${CHROMIUM}: the browser tests need it (apt-get install -y chromium; .ci/run installs it)`);
-  }
   const ctx = testContext([{ SecretID: TOKEN, Name: "reader", Capabilities: ["job:read"] }]);
   app = await buildApp(ctx, { scheduler: new MemoryStore(new SchedulerState(generateDemo())) });
   await app.listen({ host: "127.0.0.1", port: 0 });
   base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  userDataDir = mkdtempSync(join(tmpdir(), "filter-playground-chromium-"));
-  context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    viewport: { width: 1100, height: 800 },
-    timeout: HANG_MS,
-  });
-  // Every wait on the page (an element, a navigation) as long as the hang guard: 30 s by default.
-  context.setDefaultTimeout(HANG_MS);
-  context.setDefaultNavigationTimeout(HANG_MS);
+  browser = await launchChromium("filter-playground", { width: 1100, height: 800 });
+  context = browser.context;
   mkdirSync(SCREENSHOTS, { recursive: true });
 });
 
 afterAll(async () => {
-  await context?.close();
+  await browser?.close();
   await app?.close();
-  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
 });
 
 afterEach(() => {

@@ -3,7 +3,13 @@
  * bundles it, answers the cases the test serves (/cases.json) and leaves its answers in
  * `window.answers`; `body[data-done]` says it is done.
  */
-import * as web from "../../dist/web.js";
+// The build is what the page tests; its types are the sources' (a fresh checkout type-checks before it builds).
+// @ts-ignore: dist/web.d.ts exists only once the package is built
+import * as built from "../../dist/web.js";
+import type { Filter } from "../../src/web.js";
+import { describeError, outcomeAsync } from "../support/outcome.js";
+
+const web = built as typeof import("../../src/web.js");
 
 interface Case {
   readonly id: number | string;
@@ -16,38 +22,23 @@ interface Case {
 const revive = (_key: string, value: unknown): unknown =>
   value !== null && typeof value === "object" && "\u0000bigint" in value ? BigInt((value as Record<string, string>)["\u0000bigint"]!) : value;
 
-function describeError(e: unknown): string {
-  if (!(e instanceof Error)) throw e;
-  const f = e as Error & { code?: string; span?: unknown };
-  return `${f.name} ${f.code ?? ""} ${JSON.stringify(f.span ?? null)} ${f.message}`;
-}
-
-async function outcome(run: () => Promise<unknown>): Promise<string> {
-  try {
-    const value = await run();
-    return `ok ${typeof value === "boolean" ? value : typeof value === "object" ? JSON.stringify(value) : "?"}`;
-  } catch (e) {
-    return describeError(e);
-  }
-}
-
 async function answer(c: Case): Promise<string[]> {
   const schema = c.kind === "json" ? undefined : web.schemas[c.kind];
   // A tree is told by its canonical text and span (45,000 nested nots are too deep for JSON.stringify).
-  const parsed = await outcome(async () => {
+  const parsed = await outcomeAsync(async () => {
     const ast = await web.parse(c.expr);
     return { text: web.print(ast), span: ast.span };
   });
-  const out = [parsed, await outcome(() => web.evaluate(c.expr, c.datum, { schema }))];
+  const out = [parsed, await outcomeAsync(() => web.evaluate(c.expr, c.datum, { schema }))];
   for (const check of [true, false]) {
-    let f: web.Filter;
+    let f: Filter;
     try {
       f = await web.compile(c.expr, { schema, check });
     } catch (e) {
       out.push(`compile ${describeError(e)}`);
       continue;
     }
-    out.push(await outcome(async () => f.evaluate(c.datum)));
+    out.push(await outcomeAsync(async () => f.evaluate(c.datum)));
   }
   return out;
 }
