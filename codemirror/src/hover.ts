@@ -6,7 +6,7 @@ import { read, type FilterOptions } from "./options.js";
 
 /** Options of `filterHover`. */
 export interface HoverOptions extends FilterOptions {
-  /** Draws the tooltip (default: `<div class="cm-filter-type"><code>TaskGroups</code>: map of record DeploymentState</div>`). */
+  /** Draws the tooltip (default: `<div class="cm-filter-type"><code>TaskGroups</code>: map of record DeploymentState</div>`, and the values a field takes, in parentheses). */
   readonly render?: (info: SelectorInfo) => HTMLElement;
 }
 
@@ -17,6 +17,7 @@ function renderType(info: SelectorInfo): HTMLElement {
   const code = document.createElement("code");
   code.textContent = info.text;
   dom.append(code, `: ${info.type}`);
+  if (info.values.length > 0) dom.append(` (${info.values.map((v) => JSON.stringify(v)).join(", ")})`);
   return dom;
 }
 

@@ -14,8 +14,9 @@ export function hoverAt(doc: TextDocument, position: Position, context: Context)
   const info = selectorAt(region.text, fromDocument(region, offset)!, { schema });
   if (info === undefined) return null;
   const fields = info.fields.length === 0 ? "" : `\n\nfields: ${info.fields.map((f) => `\`${f}\``).join(", ")}`;
+  const values = info.values.length === 0 ? "" : `\n\nvalues: ${info.values.map((v) => `\`${JSON.stringify(v)}\``).join(", ")}`;
   return {
-    contents: { kind: MarkupKind.Markdown, value: `\`${info.text}\`: ${info.type}${fields}` },
+    contents: { kind: MarkupKind.Markdown, value: `\`${info.text}\`: ${info.type}${fields}${values}` },
     range: rangeOf(doc, region, info.span),
   };
 }

@@ -116,6 +116,12 @@ describe("the language server over stdio", () => {
     const record = await request<Hover | null>("textDocument/hover", { textDocument: { uri: u }, position: { line: 0, character: 10 } });
     expect((record?.contents as { value: string }).value).toContain("map of record TaskGroupSummary");
     expect(await request("textDocument/hover", { textDocument: { uri: u }, position: { line: 0, character: 45 } })).toBeNull();
+    // A field with the values the schema lists for it.
+    const s = uri();
+    client.open(s, 'Status == "running"\n');
+    await client.diagnostics(s);
+    const status = await request<Hover | null>("textDocument/hover", { textDocument: { uri: s }, position: { line: 0, character: 2 } });
+    expect((status?.contents as { value: string }).value).toBe('`Status`: string\n\nvalues: `"pending"`, `"running"`, `"dead"`');
   });
 
   it("offers the fixes as quick fixes whose edits fix the text, escaped inside a string", async () => {
