@@ -48,22 +48,8 @@ export function interpret(...args: Parameters<typeof interpretAst>): boolean {
 export type { CompileOptions };
 export { parse, print, printBinding, DEFAULT_PARSE_OPTIONS };
 export type { ParseOptions };
-export type { Ast, Binding, CollectionExpr, Expr, Literal, MatchExpr, MatchOp, Segment, Selector, Span, AndExpr, OrExpr, NotExpr } from "./syntax/ast.js";
-export {
-  FilterError,
-  FilterSyntaxError,
-  FilterTypeError,
-  FilterEvaluationError,
-  renderCodeFrame,
-  lineColumn,
-  type FilterErrorCode,
-  type SyntaxErrorCode,
-  type TypeErrorCode,
-  type TypeErrorDetail,
-  type EvaluationErrorCode,
-} from "./errors.js";
+export * from "./entry-common.js";
 export { ERROR_CODES } from "./messages.js";
-export { schemas, t, typeName, fieldOf, type Schema, type Type, type RecordType } from "./semantics/schema.js";
 export { schemaFromJson, SchemaJsonError } from "./semantics/schema-json.js";
 export type { JobListStub, JobSummary, JobChildrenSummary, TaskGroupSummary, Multiregion, Deployment, DeploymentState } from "./semantics/records.js";
 export type {

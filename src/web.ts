@@ -30,21 +30,7 @@ import type { Diagnostic } from "./fix/types.js";
 
 export type { CompileOptions, Filter, ParseOptions, EvaluationBudget, DiagnoseOptions, Diagnostic };
 export type { Fix, TextEdit } from "./fix/types.js";
-export type { Ast, Binding, CollectionExpr, Expr, Literal, MatchExpr, MatchOp, Segment, Selector, Span, AndExpr, OrExpr, NotExpr } from "./syntax/ast.js";
-export {
-  FilterError,
-  FilterSyntaxError,
-  FilterTypeError,
-  FilterEvaluationError,
-  renderCodeFrame,
-  lineColumn,
-  type FilterErrorCode,
-  type SyntaxErrorCode,
-  type TypeErrorCode,
-  type TypeErrorDetail,
-  type EvaluationErrorCode,
-} from "./errors.js";
-export { schemas, t, typeName, fieldOf, type Schema, type Type, type RecordType } from "./semantics/schema.js";
+export * from "./entry-common.js";
 export { print, printBinding } from "./syntax/print.js";
 export { DEFAULT_PARSE_OPTIONS } from "./syntax/parse-options.js";
 export { BEXPR_VERSIONS, FEATURES, UnknownTargetError, knownTargets, resolveTarget, type Target } from "./releases.js";
