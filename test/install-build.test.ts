@@ -1,8 +1,10 @@
 /**
  * The build `npm ci` runs in a checkout (`prepare`): what `npm start` needs, quietly, without the type
  * declarations that nothing at run time reads. It runs here as npm runs it (the same script, npm's
- * variables), in a copy of the sources, so that this checkout's `dist/` is left alone. (`npm pack`
- * builds everything in `prepack` when `dist/` is stale; test/package.test.ts type-checks the tarball's declarations.)
+ * variables), in a copy of the sources, so that this checkout's `dist/` is left alone. The script builds
+ * only a build older than its sources (scripts/build-if-stale.mjs): `npm pack` during the tests never
+ * empties a `dist/` other test files read. (`npm pack` builds everything in `prepack` when `dist/` is
+ * stale; test/package.test.ts type-checks the tarball's declarations.)
  */
 import { cpSync, existsSync, mkdtempSync, readFileSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,7 +17,7 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
 function checkoutCopy(): string {
   const dir = mkdtempSync(join(tmpdir(), "filter-expr-prepare-"));
-  for (const f of ["package.json", "tsconfig.json", "tsup.config.ts", "src"]) cpSync(join(ROOT, f), join(dir, f), { recursive: true });
+  for (const f of ["package.json", "tsconfig.json", "tsup.config.ts", "src", "scripts/build-if-stale.mjs"]) cpSync(join(ROOT, f), join(dir, f), { recursive: true });
   symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
   return dir;
 }
@@ -24,7 +26,8 @@ function checkoutCopy(): string {
 async function prepare(dir: string, command: string): Promise<string> {
   const script = (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts["prepare"]!;
   const [bin, ...args] = script.split(" ");
-  const r = await runChild(join(dir, "node_modules", ".bin", bin!), args, { cwd: dir, env: { ...process.env, npm_lifecycle_event: "prepare", npm_command: command } });
+  const command0 = bin === "node" ? process.execPath : join(dir, "node_modules", ".bin", bin!);
+  const r = await runChild(command0, args, { cwd: dir, env: { ...process.env, npm_lifecycle_event: "prepare", npm_command: command } });
   if (r.status !== 0) throw new Error(`prepare exited ${r.status}: ${r.stderr}`);
   return r.stdout;
 }

@@ -27,7 +27,7 @@ export function setup(): void {
   if (done) return;
   done = true;
   buildIfStale();
-  buildIfStale("server", "dist/main.js");
+  buildIfStale("server", "dist/main.js", "dist/ui/index.html");
   buildIfStale("lsp", "dist/main.js");
   buildIfStale("codemirror", "dist/index.js", "dist/index.d.ts");
 }
