@@ -32,14 +32,14 @@ export const SCENARIOS = [
 ];
 
 /**
- * Bundles one module text for the browser, minified, in memory. Returns the output's bytes (every
- * chunk, the ones loaded on demand included, and the entry's own) and the metafile.
+ * Bundles one module text for the browser, minified (unless `minify: false`), in memory. Returns the
+ * output's bytes (every chunk, the ones loaded on demand included, and the entry's own) and the metafile.
  */
 export async function bundle(source, options = {}) {
   const result = await esbuild.build({
     stdin: { contents: source, resolveDir: ROOT, loader: "js", sourcefile: "scenario.js" },
     bundle: true,
-    minify: true,
+    minify: options.minify ?? true,
     format: "esm",
     platform: "browser",
     splitting: options.splitting ?? false,
@@ -58,7 +58,8 @@ export async function bundle(source, options = {}) {
 /**
  * The minified and gzip sizes of a build's outputs: `entry`, what a page loads first (the entry and
  * the chunks it imports statically, transitively); `total`, every chunk (those loaded on demand by
- * `import()` too). Gzip at level 9, each file apart (as a server sends them).
+ * `import()` too). Gzip at level 9, each file apart (as a server sends them). `entryText` is the text
+ * of what loads first.
  */
 export function sizes(result) {
   const files = new Map(result.outputFiles.filter((f) => f.path.endsWith(".js")).map((f) => [f.path.replace(/^.*\/out\//, "out/"), f]));
@@ -76,7 +77,7 @@ export function sizes(result) {
   const zero = { min: 0, gzip: 0 };
   const entry = [...loaded].map((p) => measure(files.get(p))).reduce(add, zero);
   const total = [...files.values()].map(measure).reduce(add, zero);
-  return { entry, total, chunks: files.size };
+  return { entry, total, chunks: files.size, entryText: [...loaded].map((p) => files.get(p).text).join("\n") };
 }
 
 /** The package (or "filter-expr:<path>" for the library's own modules) of a metafile input path. */

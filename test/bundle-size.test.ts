@@ -19,12 +19,9 @@
  * generated field code (scripts/field-code.ts, GENERATED_OF_OTHERS: 2.7 kB more on every entry
  * that evaluates).
  */
-import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
-import * as esbuild from "esbuild";
 import { describe, expect, it } from "vitest";
-
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
+import { bundle as build, sizes } from "../scripts/bundle-size.mjs";
 
 interface Bundle {
   /** The gzip bytes of what loads first (the entry and its static imports) and of every chunk. */
@@ -34,33 +31,10 @@ interface Bundle {
   readonly firstText: string;
 }
 
+/** A scenario bundled as scripts/bundle-size.mjs bundles it (code splitting), and its sizes. */
 async function bundle(source: string, minify = true): Promise<Bundle> {
-  const result = await esbuild.build({
-    stdin: { contents: source, resolveDir: ROOT, loader: "js", sourcefile: "scenario.js" },
-    bundle: true,
-    minify,
-    format: "esm",
-    platform: "browser",
-    splitting: true,
-    outdir: "out",
-    write: false,
-    metafile: true,
-    logLevel: "silent",
-    legalComments: "none",
-    define: { "process.env.FILTER_EXPR_VALIDATE_GRAMMAR": '"0"' },
-  });
-  const files = new Map(result.outputFiles.map((f) => [f.path.slice(f.path.lastIndexOf("/out/") + 1), f]));
-  const outputs = result.metafile.outputs;
-  const entry = Object.keys(outputs).find((k) => outputs[k]!.entryPoint !== undefined)!;
-  const first = new Set<string>();
-  const visit = (path: string): void => {
-    if (first.has(path)) return;
-    first.add(path);
-    for (const i of outputs[path]!.imports) if (i.kind === "import-statement" && outputs[i.path]) visit(i.path);
-  };
-  visit(entry);
-  const gzip = (paths: Iterable<string>) => [...paths].reduce((n, p) => n + gzipSync(files.get(p)!.contents, { level: 9 }).length, 0);
-  return { first: gzip(first), all: gzip(files.keys()), firstText: [...first].map((p) => files.get(p)!.text).join("\n") };
+  const s = sizes(await build(source, { splitting: true, minify }));
+  return { first: s.entry.gzip, all: s.total.gzip, firstText: s.entryText };
 }
 
 const kB = 1000;
