@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { auth, closeAll, eventually, json, startAgent, TOKENS } from "./agent-harness.js";
+import { GossipAuth } from "../src/agent/gossip/auth.js";
+import { auth, closeAll, eventually, json, startAgent, TEST_GOSSIP_KEY, TOKENS } from "./agent-harness.js";
 
 interface Member {
   Name: string;
@@ -184,6 +185,24 @@ describe("failure detection and POST /v1/agent/force-leave", () => {
     const prune = await fetch(`${a.base}/v1/agent/force-leave?node=bravo.global&prune=true`, { method: "PUT", headers });
     expect(prune.status).toBe(200);
     expect(await status()).toBeUndefined();
+  });
+
+  it("an announcement a member signed before it was seen to fail does not bring it back; a later one does", async () => {
+    const a = await startAgent({ nodeName: "alpha" });
+    const b = await startAgent({ nodeName: "bravo" });
+    await fetch(`${a.base}/v1/agent/join?address=${b.address}`, { method: "POST" });
+    const port = Number(b.address.split(":")[1]);
+    // Signed now, delivered once bravo is down (as a message held in a busy server's queue would be).
+    const body = JSON.stringify({ member: { Name: "bravo.global", Addr: "127.0.0.1", Port: port, Status: "alive", Tags: {} } });
+    const sentBefore = new GossipAuth(Buffer.from(TEST_GOSSIP_KEY, "base64")).signRequest("POST", "/v1/agent/gossip", body);
+    await b.close();
+    await eventually(async () => ((await statusOf(a.base, "bravo.global")) === "failed" ? true : undefined), "bravo to fail");
+    const stale = await fetch(`${a.base}/v1/agent/gossip`, { method: "POST", headers: { "content-type": "application/json", ...sentBefore }, body });
+    expect(stale.status).toBe(200);
+    expect(await statusOf(a.base, "bravo.global")).toBe("failed");
+    const fresh = new GossipAuth(Buffer.from(TEST_GOSSIP_KEY, "base64")).signRequest("POST", "/v1/agent/gossip", body);
+    expect((await fetch(`${a.base}/v1/agent/gossip`, { method: "POST", headers: { "content-type": "application/json", ...fresh }, body })).status).toBe(200);
+    expect(await statusOf(a.base, "bravo.global")).toBe("alive");
   });
 
   it("prunes a failed member at once, by node name without the region", async () => {

@@ -1,21 +1,21 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AclToken, ServerContext } from "../context.js";
 import { tokenOfRights } from "./gossip/auth.js";
-import type { CallerRights } from "./gossip/auth.js";
+import type { Signed } from "./gossip/auth.js";
 import { sendText } from "./http.js";
 
 export type Capability = "node:read" | "agent:read" | "agent:write";
 
 /** Requests signed with the gossip key, with the caller rights they carry (set by the agent's hook). */
-const signedRequests = new WeakMap<FastifyRequest, { caller: CallerRights | undefined; nonce: string }>();
+const signedRequests = new WeakMap<FastifyRequest, Signed>();
 
 /** Marks a request whose gossip signature was verified. */
-export function markSigned(request: FastifyRequest, caller: CallerRights | undefined, nonce: string): void {
-  signedRequests.set(request, { caller, nonce });
+export function markSigned(request: FastifyRequest, signed: Signed): void {
+  signedRequests.set(request, signed);
 }
 
 /** The verified signature of a request signed with the gossip key, or undefined. */
-export function signedBy(request: FastifyRequest): { caller: CallerRights | undefined; nonce: string } | undefined {
+export function signedBy(request: FastifyRequest): Signed | undefined {
   return signedRequests.get(request);
 }
 

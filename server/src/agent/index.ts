@@ -33,7 +33,7 @@ export function agentRoutes(ctx: ServerContext): FastifyPluginAsync {
         state.log.warn({ url: request.url.split("?", 1)[0], reason: verdict.reason }, "refused a server-to-server request");
         return sendText(reply, 403, `Permission denied: ${verdict.reason}`);
       }
-      markSigned(request, verdict.caller, verdict.nonce);
+      markSigned(request, { caller: verdict.caller, nonce: verdict.nonce, sentAt: verdict.sentAt });
     });
     gossipRoutes(app, state);
     serversRoutes(app, state);

@@ -88,7 +88,10 @@ function header(headers: Headers, name: string): string | undefined {
   return Array.isArray(value) ? undefined : value;
 }
 
-export type Verified = { ok: true; caller: CallerRights | undefined; nonce: string } | { ok: false; reason: string };
+/** A verified request: the rights it carries, its nonce, and when its sender signed it (its timestamp, ms). */
+export type Signed = { readonly caller: CallerRights | undefined; readonly nonce: string; readonly sentAt: number };
+
+export type Verified = ({ ok: true } & Signed) | { ok: false; reason: string };
 
 /** Signs and checks server-to-server messages with the gossip key. */
 export class GossipAuth {
@@ -145,7 +148,7 @@ export class GossipAuth {
       caller = readRights(callerText);
       if (caller === undefined) return { ok: false, reason: "malformed forwarded caller" };
     }
-    return { ok: true, caller, nonce };
+    return { ok: true, caller, nonce, sentAt: Number(timestamp) };
   }
 
   /** Headers that sign an answer to the request with `requestNonce`. */

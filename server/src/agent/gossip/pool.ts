@@ -117,11 +117,14 @@ export class GossipPool {
   }
 
   /**
-   * A peer announced itself in a signed message (join or probe): it is alive. Answers with our own
-   * view; throws MemberRefused when its name is ours or the list is full.
+   * A peer announced itself in a signed message (join or probe), signed at `sentAt` (ms): it is alive,
+   * unless we saw it fail or leave after it sent the message (a message delayed on the way, or in a
+   * busy server's queue, does not bring a member back; its next message, or our next probe, does).
+   * Answers with our own view; throws MemberRefused when its name is ours or the list is full.
    */
-  receive(announced: PeerView["member"]): { member: Member; members: Member[] } {
-    this.upsertAlive(announced);
+  receive(announced: PeerView["member"], sentAt: number): { member: Member; members: Member[] } {
+    const down = this.downSince.get(announced.Name);
+    if (down === undefined || sentAt >= down) this.upsertAlive(announced);
     return { member: this.local(), members: this.members() };
   }
 

@@ -86,7 +86,7 @@ export function gossipRoutes(app: FastifyInstance, state: AgentState): void {
       const announced = readMember((request.body as { member?: unknown } | undefined)?.member);
       if (announced === undefined) return answer(400, "invalid gossip message", "text/plain; charset=utf-8");
       try {
-        return answer(200, JSON.stringify(state.gossip.receive(announced)), "application/json");
+        return answer(200, JSON.stringify(state.gossip.receive(announced, signed.sentAt)), "application/json");
       } catch (e) {
         if (!(e instanceof MemberRefused)) throw e;
         state.log.warn({ member: announced.Name }, e.message);
