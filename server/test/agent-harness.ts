@@ -8,6 +8,7 @@ import { configureRuns } from "../src/runs/index.js";
 import { MemoryStore } from "../src/store/memory/index.js";
 import { SchedulerState } from "../src/store/memory/state.js";
 import { until } from "../../test/support/wait.js";
+import { snapshotOf } from "../src/lists/records.js";
 
 /** Tokens of the ACL-enabled agents in these tests. */
 export const TOKENS = {
@@ -77,7 +78,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<Agent> {
     ...(options.maxMembers === undefined ? {} : { maxMembers: options.maxMembers }),
     ...(options.reapAfterMs === undefined ? {} : { reapAfterMs: options.reapAfterMs }),
   });
-  const app = await buildApp(ctx, { scheduler: new MemoryStore(new SchedulerState({ index: 1, jobs: [], deployments: [] })) });
+  const app = await buildApp(ctx, { scheduler: new MemoryStore(new SchedulerState(snapshotOf({}))) });
   await app.listen({ host: "127.0.0.1", port: 0 });
   const port = (app.server.address() as AddressInfo).port;
   let closed = false;

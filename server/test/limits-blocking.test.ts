@@ -10,6 +10,7 @@ import { parseJobSpec, planRegistration } from "../src/lists/register.js";
 import { SchedulerState, WAKE_BATCH } from "../src/store/memory/state.js";
 import { HANG_MS, until } from "../../test/support/wait.js";
 import { SERVER_BIN } from "./server-process.js";
+import { snapshotOf } from "../src/lists/records.js";
 
 // Waking many blocking queries with one write: in batches across event-loop turns, one computed
 // answer per distinct query, large answers streamed, and the server answering others meanwhile.
@@ -128,7 +129,7 @@ describe.runIf(process.platform === "linux")("memory of the filter-server bin wh
 
 describe("waking waiters", () => {
   it(`wakes at most ${WAKE_BATCH} waiters per event-loop turn`, async () => {
-    const state = new SchedulerState({ index: 1, jobs: [], deployments: [] });
+    const state = new SchedulerState(snapshotOf({}));
     let woken = 0;
     const n = WAKE_BATCH * 4 + 3;
     for (let i = 0; i < n; i++) void state.waitForChange("jobs", state.indexOf("jobs"), 60_000).done.then(() => woken++);

@@ -60,7 +60,7 @@ function requestOf(world: World, c: ListCase, order: CheckOrder) {
     // A 400 before anything is read (the reference's parse budget).
     return undefined;
   }
-  const allowed = readable === null ? undefined : (item: unknown) => readable.has(endpoint.namespaceOf(item));
+  const allowed = readable === null ? undefined : (item: unknown) => readable.has(endpoint.namespaceOf!(item));
   const budget: EvaluationBudget = { steps: STEPS };
   const matches = filter && ((item: unknown) => ((budget.steps = STEPS), filter.evaluate(item, budget)));
   const checks = checksOf({ matches, allowed, order });

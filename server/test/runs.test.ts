@@ -8,6 +8,7 @@ import { configureRuns, generatedApplyToken, STATE_URL_TTL_MS } from "../src/run
 import { MemoryStore } from "../src/store/memory/index.js";
 import { SchedulerState } from "../src/store/memory/state.js";
 import { HANG_MS } from "../../test/support/wait.js";
+import { snapshotOf } from "../src/lists/records.js";
 
 const JSONAPI = "application/vnd.api+json";
 const STATUSES = ["pending", "managed_queued", "queued", "running", "errored", "canceled", "finished", "unreachable"];
@@ -59,7 +60,7 @@ async function start(tokens: AclToken[] | undefined, data?: unknown): Promise<Se
   const clock = new TestClock();
   const announced: string[] = [];
   configureRuns(ctx, { clock, announce: (line) => announced.push(line) });
-  const app = await buildApp(ctx, { scheduler: new MemoryStore(new SchedulerState({ index: 1, jobs: [], deployments: [] })) });
+  const app = await buildApp(ctx, { scheduler: new MemoryStore(new SchedulerState(snapshotOf({}))) });
   await app.listen({ host: "127.0.0.1", port: 0 });
   const { port } = app.server.address() as AddressInfo;
   return { base: `http://127.0.0.1:${port}`, ctx, clock, announced, app };

@@ -1,7 +1,8 @@
 import type { Snapshot } from "../lists/records.js";
-import { DEPLOYMENT_DESCRIPTIONS, DEPLOYMENT_STATUSES, JOB_TYPES } from "../lists/records.js";
+import { DEPLOYMENT_DESCRIPTIONS, DEPLOYMENT_STATUSES, JOB_TYPES, snapshotOf } from "../lists/records.js";
 import type { Deployment, DeploymentState, JobListEntry, JobRecord, TaskGroupSummary } from "../lists/records.js";
 import { Random } from "./random.js";
+import { demoAllocations, demoEvaluations, demoNodes } from "./scheduler-records.js";
 
 export interface DemoOptions {
   /** Number of jobs (periodic and dispatched children included). Default 400. */
@@ -220,5 +221,7 @@ export function generateDemo(options: DemoOptions = {}): Snapshot {
     byId.set(`${plan.namespace}/${plan.id}`, entry);
     records.push({ entry, version: versions - 1 });
   }
-  return { index, jobs: records, deployments };
+  const jobsAndDeployments = snapshotOf({ index, jobs: records, deployments });
+  const nodes = demoNodes();
+  return { ...jobsAndDeployments, nodes, allocations: demoAllocations(jobsAndDeployments, nodes), evaluations: demoEvaluations(jobsAndDeployments) };
 }

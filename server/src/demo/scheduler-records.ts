@@ -1,9 +1,9 @@
 /**
- * Demo allocations, nodes and evaluations (issue 44): a handful of each, shaped as the library's
+ * Demo allocations, nodes and evaluations: a handful of each, shaped as the library's
  * `schemas.allocation`, `schemas.node` and `schemas.evaluation` (the scheduler's
  * structs.AllocListStub, structs.NodeListStub and structs.Evaluation), and consistent with a demo
  * snapshot's jobs: each allocation and evaluation belongs to one of its jobs, in its namespace, and
- * runs on one of the demo nodes of a datacenter the job names. Data only: no list serves them yet.
+ * runs on one of the demo nodes of a datacenter the job names (`generateDemo` adds them to its snapshot).
  *
  * Deterministic: the same snapshot gives the same records (no clock, no randomness beyond the
  * snapshot's seed).

@@ -24,17 +24,19 @@ export interface EventBatch {
 /**
  * The events of a write: a job change is `JobRegistered` (`JobDeregistered` when the job is stopped),
  * keyed by the job's ID, with the job list entry; a deployment change is `DeploymentStatusUpdate`,
- * keyed by the deployment's ID, with the deployment.
+ * keyed by the deployment's ID, with the deployment. Changes to the other lists (allocations, nodes,
+ * evaluations: only a data file's seed writes them) have no topic here.
  */
 export function eventsOf(commit: Commit): EventBatch {
   const { index } = commit;
-  const events = commit.changes.map((change): RecordedEvent => {
+  const events = commit.changes.flatMap((change): RecordedEvent[] => {
     if (change.kind === "job") {
       const job = change.record.entry;
-      return new RecordedEvent({ Topic: "Job", Type: job.Stop ? "JobDeregistered" : "JobRegistered", Key: job.ID, Namespace: job.Namespace, Index: index, Payload: { Job: job } });
+      return [new RecordedEvent({ Topic: "Job", Type: job.Stop ? "JobDeregistered" : "JobRegistered", Key: job.ID, Namespace: job.Namespace, Index: index, Payload: { Job: job } })];
     }
+    if (change.kind !== "deployment") return [];
     const d = change.deployment;
-    return new RecordedEvent({ Topic: "Deployment", Type: "DeploymentStatusUpdate", Key: d.ID, Namespace: d.Namespace, Index: index, Payload: { Deployment: d } });
+    return [new RecordedEvent({ Topic: "Deployment", Type: "DeploymentStatusUpdate", Key: d.ID, Namespace: d.Namespace, Index: index, Payload: { Deployment: d } })];
   });
   return { index, events };
 }

@@ -7,8 +7,8 @@
  */
 import { BadRequest } from "./errors.js";
 import type { SchemaName } from "./filters.js";
-import { byCreateIndexAndId, byId, byNamespaceAndId, prefixEnd, type ListOrder } from "./orders.js";
-import type { Change, Deployment, JobListEntry, Table } from "./records.js";
+import { byNamespaceAndId, createIndexAndIdOrder, idOrder, prefixEnd, type Indexed, type ListOrder } from "./orders.js";
+import type { AllocationListStub, Change, Deployment, Evaluation, JobListEntry, NodeListStub, Snapshot, Table } from "./records.js";
 
 /** What the `prefix` parameter selects: the items of an order whose keys lie in a range. */
 export interface PrefixRule<T> {
@@ -31,7 +31,17 @@ export interface ListEndpoint<T> {
   versionsOf(change: Change): readonly [T | undefined, T] | undefined;
   /** The schema its filters are compiled with. */
   readonly schema: SchemaName;
-  namespaceOf(item: T): string;
+  /**
+   * The item's namespace; undefined for a list without namespaces (nodes): its `namespace` parameter
+   * is ignored, and a token reads all of it with `node:read` (the others: `job:read` in the namespace).
+   */
+  readonly namespaceOf: ((item: T) => string) | undefined;
+  /**
+   * Query parameters that keep the items whose field equals their value (evaluations' `job` and
+   * `status`), by parameter: the field's path. Given, they are the filter they mean (`JobID == "…"`);
+   * with `filter` too, a 400.
+   */
+  readonly fieldParameters?: Readonly<Record<string, readonly string[]>>;
   /** The order of a request without `prefix`. */
   readonly order: ListOrder<T>;
   readonly prefix: PrefixRule<T>;
@@ -82,25 +92,87 @@ export function checkUuidPrefix(prefix: string): void {
   }
 }
 
-/** `GET /v1/deployments`: by create index and ID; `prefix` reads the UUID index (a partial UUID, any case). */
+/** A list by create index and ID whose `prefix` reads the UUID index (a partial UUID, any case), as the scheduler's deployments, allocations and evaluations. */
+function byCreateIndex<T extends Indexed>(): Pick<ListEndpoint<T>, "order" | "prefix"> {
+  return { order: createIndexAndIdOrder<T>(), prefix: uuidPrefix(idOrder<T>()) };
+}
+
+/** `prefix` as a partial UUID in `order` (by ID). */
+function uuidPrefix<T>(order: ListOrder<T>): PrefixRule<T> {
+  return { order, check: checkUuidPrefix, keys: (prefix) => startingWith(prefix.toLowerCase()) };
+}
+
+/** `GET /v1/deployments`: by create index and ID; `prefix` reads the UUID index. */
 export const deploymentsEndpoint: ListEndpoint<Deployment> = {
   path: "/deployments",
   table: "deployments",
   versionsOf: (change) => (change.kind === "deployment" ? [change.previous, change.deployment] : undefined),
   schema: "deployment",
   namespaceOf: (d) => d.Namespace,
-  order: byCreateIndexAndId,
-  prefix: {
-    order: byId,
-    check: checkUuidPrefix,
-    keys: (prefix) => startingWith(prefix.toLowerCase()),
-  },
+  ...byCreateIndex<Deployment>(),
   columns: [["Namespace"], ["Status"], ["IsMultiregion"], ["JobVersion"]],
   textIndexed: [["Status"], ["JobID"]],
 };
 
+/**
+ * `GET /v1/allocations`: the allocations' list stubs by create index and ID (`nomad/alloc_endpoint.go`);
+ * `prefix` reads the UUID index. Filters see the stub (the scheduler's see the whole allocation).
+ */
+export const allocationsEndpoint: ListEndpoint<AllocationListStub> = {
+  path: "/allocations",
+  table: "allocations",
+  versionsOf: (change) => (change.kind === "allocation" ? [change.previous, change.item] : undefined),
+  schema: "allocation",
+  namespaceOf: (a) => a.Namespace,
+  ...byCreateIndex<AllocationListStub>(),
+  columns: [["Namespace"], ["ClientStatus"], ["DesiredStatus"], ["TaskGroup"], ["JobType"], ["NodeName"]],
+  textIndexed: [["ClientStatus"], ["JobID"], ["NodeID"]],
+};
+
+/**
+ * `GET /v1/evaluations`: whole evaluations by create index and ID (`nomad/eval_endpoint.go`); `prefix`
+ * reads the UUID index; `job` and `status` keep the evaluations of a job, or in a status.
+ */
+export const evaluationsEndpoint: ListEndpoint<Evaluation> = {
+  path: "/evaluations",
+  table: "evaluations",
+  versionsOf: (change) => (change.kind === "evaluation" ? [change.previous, change.item] : undefined),
+  schema: "evaluation",
+  namespaceOf: (e) => e.Namespace,
+  ...byCreateIndex<Evaluation>(),
+  fieldParameters: { job: ["JobID"], status: ["Status"] },
+  columns: [["Namespace"], ["Status"], ["TriggeredBy"], ["Type"], ["Priority"]],
+  textIndexed: [["Status"], ["JobID"]],
+};
+
+/**
+ * `GET /v1/nodes`: the nodes' list stubs by ID (`nomad/node_endpoint.go`: the UUID index, whose
+ * `prefix` is a partial UUID); nodes have no namespace, a token reads them with `node:read`. Filters
+ * see the stub (the scheduler's see the whole node).
+ */
+export const nodesEndpoint: ListEndpoint<NodeListStub> = {
+  path: "/nodes",
+  table: "nodes",
+  versionsOf: (change) => (change.kind === "node" ? [change.previous, change.item] : undefined),
+  schema: "node",
+  namespaceOf: undefined,
+  ...((order) => ({ order, prefix: uuidPrefix(order) }))(idOrder<NodeListStub>()),
+  columns: [["Status"], ["Datacenter"], ["NodeClass"], ["NodePool"], ["Drain"], ["SchedulingEligibility"]],
+  textIndexed: [["Status"], ["Name"]],
+};
+
 /** Every list endpoint. */
-export const LIST_ENDPOINTS = [jobsEndpoint, deploymentsEndpoint] as const;
+export const LIST_ENDPOINTS = [jobsEndpoint, deploymentsEndpoint, allocationsEndpoint, evaluationsEndpoint, nodesEndpoint] as const;
+
+/** The list endpoint of a table. */
+export function endpointOf(table: Table): ListEndpoint<unknown> {
+  return (LIST_ENDPOINTS as readonly ListEndpoint<unknown>[]).find((e) => e.table === table)!;
+}
+
+/** A snapshot's items of a table (a job's list entry). */
+export function itemsOf(snapshot: Snapshot, table: Table): readonly unknown[] {
+  return table === "jobs" ? snapshot.jobs.map((r) => r.entry) : snapshot[table];
+}
 
 /** A value for each list's table, from `value(table)`. */
 export function perTable<V>(value: (table: Table) => V): Record<Table, V> {

@@ -1,7 +1,8 @@
 import type { Snapshot } from "./records.js";
 import type { Deployment, DeploymentState, JobListEntry, JobRecord, JobSummary, TaskGroupSummary } from "./records.js";
 import { sortedBy } from "./orders.js";
-import { jobsEndpoint } from "./endpoints.js";
+import { allocationsEndpoint, evaluationsEndpoint, jobsEndpoint, nodesEndpoint, type ListEndpoint } from "./endpoints.js";
+import { schemas, type RecordType, type Type } from "filter-expr";
 import { isObj, plainMap, type Obj } from "../object.js";
 import { splitArrayMember } from "./json-spans.js";
 import { literalOf, parseJson, sourceOf, textLiterals, textLiteralsWithin, writtenAsFraction, type TextLiterals } from "./json-literals.js";
@@ -90,13 +91,18 @@ class Reader {
     private readonly literals?: TextLiterals,
   ) {}
 
-  private fail(key: string, what: string): never {
+  fail(key: string, what: string): never {
     throw new DataFileError(`${this.where}.${key}: expected ${what}`);
   }
 
   /** A reader of the object at `key` (which `obj` read), at `where`. */
   reader(o: Obj, key: string, where: string): Reader {
     return new Reader(o, where, this.interner, textLiteralsWithin(this.literals, key));
+  }
+
+  /** The value at `key` as parsed. */
+  raw(key: string): unknown {
+    return this.o[key];
   }
 
   /** The literals of the member `key`, for a reader of what it holds. */
@@ -189,6 +195,101 @@ class Reader {
 
 const JOB_FIELDS = new Set(["CreateIndex", "Datacenters", "ID", "JobModifyIndex", "JobSummary", "ModifyIndex", "Multiregion", "Name", "Namespace", "ParameterizedJob", "ParentID", "Periodic", "Priority", "Status", "StatusDescription", "Stop", "SubmitTime", "Type"]);
 const DEPLOYMENT_FIELDS = new Set(["CreateIndex", "EvalPriority", "ID", "IsMultiregion", "JobCreateIndex", "JobID", "JobModifyIndex", "JobSpecModifyIndex", "JobVersion", "ModifyIndex", "Namespace", "Status", "StatusDescription", "TaskGroups"]);
+
+const UINT64 = intRange("an unsigned integer", 0n, 2n ** 64n - 1n, (v) => v >= 0 && v <= 2 ** 64 - 4096);
+/** Go's zero `time.Time` as its JSON encoder writes it. */
+const ZERO_TIME = "0001-01-01T00:00:00Z";
+
+/**
+ * The value at `key` of `r`'s object (or array) as a value of `type`, the Go kind the scheduler's
+ * struct gives it: absent or null is the kind's zero value (`""`, 0, false, null for a nil slice, map
+ * or pointer, a struct of zero values, the zero time); a value of another kind is the file's mistake.
+ */
+function typedValue(r: Reader, key: string, type: Type, where: string): unknown {
+  const v = r.raw(key);
+  switch (type.kind) {
+    case "string":
+      return r.str(key);
+    case "int":
+      return r.int(key);
+    case "uint":
+      return r.int(key, UINT64);
+    case "float":
+      if (v === undefined || v === null) return 0;
+      return typeof v === "number" ? v : r.fail(key, "a number");
+    case "bool":
+      return r.bool(key);
+    case "any":
+      return v === undefined ? null : v;
+    case "pointer":
+      return v === undefined || v === null ? null : typedValue(r, key, type.target, where);
+    case "list": {
+      if (v === undefined || v === null) return null;
+      if (!Array.isArray(v)) return r.fail(key, "a list");
+      const inner = r.reader(v as unknown as Obj, key, `${where}.${key}`);
+      return v.map((_, i) => typedValue(inner, String(i), type.elem, `${where}.${key}`));
+    }
+    case "map": {
+      if (v === undefined || v === null) return null;
+      const o = r.obj(key)!;
+      const inner = r.reader(o, key, `${where}.${key}`);
+      return plainMap(Object.keys(o).map((k) => [k, typedValue(inner, k, type.value, `${where}.${key}`)] as const));
+    }
+    case "record": {
+      // time.Time: no field go-bexpr reads; on the wire an RFC 3339 text.
+      if (Object.keys(type.fields).length === 0) {
+        if (v === undefined || v === null) return ZERO_TIME;
+        return typeof v === "string" ? v : r.fail(key, "a time (RFC 3339 text)");
+      }
+      const o = r.obj(key) ?? {};
+      return typedRecord(r.reader(o, key, `${where}.${key}`), type, `${where}.${key}`);
+    }
+  }
+}
+
+/** `r`'s object as a `type` record: each of its fields typed (`typedValue`), in the schema's order, then the fields the schema does not name as they are. */
+function typedRecord(r: Reader, type: RecordType, where: string): Obj {
+  const out: Obj = {};
+  for (const [name, field] of Object.entries(type.fields)) {
+    Object.defineProperty(out, name, { value: typedValue(r, name, field, where), enumerable: true, writable: true, configurable: true });
+  }
+  return r.extras(out, new Set(Object.keys(type.fields)));
+}
+
+/**
+ * A record of a data file's `allocations`, `nodes` or `evaluations`, read against its schema in the
+ * library (`typedRecord`: the scheduler's struct, field for field and kind for kind) within the bounds
+ * every store holds: a non-empty ID of at most `JOB_LIMITS.idBytes`, the fields the PostgreSQL store
+ * indexes (`textIndexed`) of at most `JOB_LIMITS.nameBytes`, indexes a safe integer; an absent
+ * `Namespace` is "default", as a job's.
+ */
+function normalizeListRecord(raw: unknown, where: string, endpoint: ListEndpoint<unknown>, interner: Interner, literals: TextLiterals | undefined): Obj {
+  const r = new Reader(storableRecord(raw, where), where, interner, literals);
+  const id = r.str("ID", ID);
+  if (id === "") throw new DataFileError(`${where}.ID: expected a non-empty string`);
+  for (const [field] of endpoint.textIndexed) r.str(field!, INDEXED);
+  r.int("CreateIndex", INDEX);
+  r.int("ModifyIndex", INDEX);
+  const record = typedRecord(r, schemas[endpoint.schema], where);
+  if (endpoint.namespaceOf !== undefined && record["Namespace"] === "") record["Namespace"] = "default";
+  return record;
+}
+
+/** A data file's records of one of the lists beyond jobs and deployments, each ID once. */
+function listRecords(data: Obj, literals: TextLiterals | undefined, endpoint: ListEndpoint<unknown>, interner: Interner): Obj[] {
+  const name = endpoint.table;
+  const raw = data[name] ?? [];
+  if (!Array.isArray(raw)) throw new DataFileError(`${name}: expected an array`);
+  const within = textLiteralsWithin(literals, name);
+  const ids = new Set<string>();
+  return raw.map((value: unknown, i) => {
+    const record = normalizeListRecord(value, `${name}[${i}]`, endpoint, interner, textLiteralsWithin(within, i));
+    const id = record["ID"] as string;
+    if (ids.has(id)) throw new DataFileError(`${name}: duplicate ID ${id}`);
+    ids.add(id);
+    return record;
+  });
+}
 
 function taskGroupSummary(r: Reader): TaskGroupSummary {
   return { Complete: r.int("Complete"), Failed: r.int("Failed"), Lost: r.int("Lost"), Queued: r.int("Queued"), Running: r.int("Running"), Starting: r.int("Starting") };
@@ -362,8 +463,9 @@ function inListOrder(jobs: JobSource): number[] {
 }
 
 /**
- * The state described by a parsed --data file: `{"jobs": [...], "deployments": [...]}` (other keys
- * belong to other services), or a bare array of jobs, as `GET /v1/jobs` answers. A file parsed by
+ * The state described by a parsed --data file: `{"jobs": [...], "deployments": [...], "allocations":
+ * [...], "nodes": [...], "evaluations": [...]}` (each optional; other keys belong to other services),
+ * or a bare array of jobs, as `GET /v1/jobs` answers. A file parsed by
  * `parseJson` has its integers' literals checked too (`1.0` is not an integer to Go).
  */
 export function snapshotFromData(data: unknown): Snapshot {
@@ -376,11 +478,11 @@ export function snapshotFromData(data: unknown): Snapshot {
   return snapshotOf(data, literals, arraySource(jobs, textLiteralsWithin(literals, "jobs")), "jobs");
 }
 
-/** A parsed --data file without the scheduler's "jobs" and "deployments": what the other services read. */
+/** A parsed --data file without the scheduler's lists ("jobs", "deployments", "allocations", "nodes", "evaluations"): what the other services read. */
 export function otherServicesData(data: unknown): unknown {
   if (Array.isArray(data)) return {};
   if (!isObj(data)) return data;
-  const { jobs: _jobs, deployments: _deployments, ...rest } = data;
+  const { jobs: _jobs, deployments: _deployments, allocations: _allocations, nodes: _nodes, evaluations: _evaluations, ...rest } = data;
   return rest;
 }
 
@@ -459,5 +561,10 @@ function snapshotOf(data: Obj, literals: TextLiterals | undefined, jobs: JobSour
     throw e;
   }
   for (const d of normalizedDeployments) index = Math.max(index, d.CreateIndex, d.ModifyIndex);
-  return { index, jobs: records, deployments: normalizedDeployments };
+  const [allocations, nodes, evaluations] = [allocationsEndpoint, nodesEndpoint, evaluationsEndpoint].map((endpoint) => {
+    const list = listRecords(data, literals, endpoint as ListEndpoint<unknown>, interner);
+    for (const item of list) index = Math.max(index, item["CreateIndex"] as number, item["ModifyIndex"] as number);
+    return list;
+  });
+  return { index, jobs: records, deployments: normalizedDeployments, allocations: allocations as never, nodes: nodes as never, evaluations: evaluations as never };
 }

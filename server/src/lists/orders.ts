@@ -4,7 +4,7 @@
  * stores, how items sort (an optional partition, then a key: bytewise, as PostgreSQL's `COLLATE "C"`),
  * what an item's page token is, and where `next_token` makes a page start.
  */
-import type { Deployment, JobListEntry } from "./records.js";
+import type { JobListEntry } from "./records.js";
 
 /** Go's string order: bytewise over UTF-8, which is code point order (JavaScript's `<` is UTF-16 order). */
 export function compareStrings(a: string, b: string): number {
@@ -109,36 +109,41 @@ export const byNamespaceAndId: ListOrder<JobListEntry> = {
 
 const ord = (createIndex: bigint | number, id: string): string => `${String(createIndex).padStart(20, "0")}.${id}`;
 
-/**
- * Deployments: by create index, then ID; the token is "CreateIndex.ID". A target whose part before the
- * first "." is an integer compares by number (a negative one wraps to a huge unsigned value), then by
- * ID: tokens sort as keys. Any other target compares as a string: the page starts at the first item,
- * in list order, whose token is at or past it.
- */
-export const byCreateIndexAndId: ListOrder<Deployment> = {
-  column: "ord",
-  key: (d) => ord(d.CreateIndex, d.ID),
-  token: (d) => `${d.CreateIndex}.${d.ID}`,
-  tokenOfKey: (key) => {
-    const dot = key.indexOf(".");
-    return `${BigInt(key.slice(0, dot))}.${key.slice(dot + 1)}`;
-  },
-  seek: (target) => {
-    const dot = target.indexOf(".");
-    const left = dot < 0 ? "" : target.slice(0, dot);
-    if (dot >= 0 && /^[+-]?\d+$/.test(left)) {
-      const n = BigInt(left);
-      return { key: ord(n < 0n ? 2n ** 64n + n : n, target.slice(dot + 1)) };
-    }
-    return { compare: (token) => compareStrings(token, target) };
-  },
-};
+/** A record with a create index and a UUID: deployments, allocations, evaluations, nodes. */
+export interface Indexed {
+  readonly CreateIndex: number;
+  readonly ID: string;
+}
 
-/** Deployments in a UUID index: by ID (lower-case UUIDs, as the scheduler writes them); the token is the ID. */
-export const byId: ListOrder<Deployment> = {
-  column: "id",
-  key: (d) => d.ID,
-  token: (d) => d.ID,
-  tokenOfKey: (key) => key,
-  seek: (target) => ({ key: target }),
-};
+/**
+ * By create index, then ID (deployments, allocations, evaluations); the token is "CreateIndex.ID". A
+ * target whose part before the first "." is an integer compares by number (a negative one wraps to a
+ * huge unsigned value), then by ID: tokens sort as keys. Any other target compares as a string: the
+ * page starts at the first item, in list order, whose token is at or past it. One order per list (the
+ * embedded store keeps an index per order).
+ */
+export function createIndexAndIdOrder<T extends Indexed>(): ListOrder<T> {
+  return {
+    column: "ord",
+    key: (d) => ord(d.CreateIndex, d.ID),
+    token: (d) => `${d.CreateIndex}.${d.ID}`,
+    tokenOfKey: (key) => {
+      const dot = key.indexOf(".");
+      return `${BigInt(key.slice(0, dot))}.${key.slice(dot + 1)}`;
+    },
+    seek: (target) => {
+      const dot = target.indexOf(".");
+      const left = dot < 0 ? "" : target.slice(0, dot);
+      if (dot >= 0 && /^[+-]?\d+$/.test(left)) {
+        const n = BigInt(left);
+        return { key: ord(n < 0n ? 2n ** 64n + n : n, target.slice(dot + 1)) };
+      }
+      return { compare: (token) => compareStrings(token, target) };
+    },
+  };
+}
+
+/** By ID in a UUID index (lower-case UUIDs, as the scheduler writes them); the token is the ID. One order per list. */
+export function idOrder<T extends { readonly ID: string }>(): ListOrder<T> {
+  return { column: "id", key: (d) => d.ID, token: (d) => d.ID, tokenOfKey: (key) => key, seek: (target) => ({ key: target }) };
+}

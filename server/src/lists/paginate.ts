@@ -62,7 +62,8 @@ export function planWalk<T>(endpoint: ListEndpoint<T>, query: PageQuery, namespa
     return { partition, from, to };
   };
   let runs: Run[];
-  let namespace: string | undefined = query.namespace === "*" ? undefined : query.namespace;
+  // A list without namespaces (nodes) ignores the parameter.
+  let namespace: string | undefined = query.namespace === "*" || endpoint.namespaceOf === undefined ? undefined : query.namespace;
   let partitions: readonly string[] | undefined;
   if (order.partitionColumn === undefined) runs = [range(undefined)];
   else if (namespace !== undefined) {
@@ -75,7 +76,7 @@ export function planWalk<T>(endpoint: ListEndpoint<T>, query: PageQuery, namespa
   }
   if (query.reverse) runs = [...runs].reverse();
   const seek = query.nextToken === "" ? undefined : order.seek(query.nextToken);
-  return { order, runs, reverse: query.reverse, namespace, namespaceOf: endpoint.namespaceOf, seek, partitions };
+  return { order, runs, reverse: query.reverse, namespace, namespaceOf: endpoint.namespaceOf ?? (() => ""), seek, partitions };
 }
 
 /** In which order an item meets the ACL check and the filter. */

@@ -1,4 +1,7 @@
 /** Records of the scheduler API as the seed document describes them (keys in the server's sorted order). */
+import type { AllocationListStub, Evaluation, NodeListStub } from "filter-expr";
+
+export type { AllocationListStub, Evaluation, NodeListStub };
 
 export interface TaskGroupSummary {
   Complete: number;
@@ -115,20 +118,60 @@ export const DEPLOYMENT_DESCRIPTIONS: Record<string, readonly string[]> = {
 export const TERMINAL_DEPLOYMENT_STATUSES: ReadonlySet<string> = new Set(["successful", "cancelled", "failed"]);
 
 /** The tables of the scheduler's state; each has an index (X-Svc-Index) of its own. */
-export type Table = "jobs" | "deployments";
+export type Table = "jobs" | "deployments" | "allocations" | "nodes" | "evaluations";
 
 /**
- * One change a write makes: a job (with its version) or a deployment, created or replaced; `previous`
+ * A change to a list whose records the server holds as they are given (a data file's, the demo's, an
+ * evaluation a registration creates): the record, and the one it replaces (absent: created).
+ */
+export type RecordChange =
+  | { kind: "allocation"; item: AllocationListStub; previous?: AllocationListStub }
+  | { kind: "node"; item: NodeListStub; previous?: NodeListStub }
+  | { kind: "evaluation"; item: Evaluation; previous?: Evaluation };
+
+/**
+ * One change a write makes: a job (with its version), a deployment or a record of another list, created
+ * or replaced; `previous`
  * is the record it replaces (absent: created). Readers of a write's effect on a list (filtered blocking
  * queries) compare the two versions.
  */
 export type Change =
   | { kind: "job"; record: JobRecord; previous?: JobListEntry }
-  | { kind: "deployment"; deployment: Deployment; previous?: Deployment };
+  | { kind: "deployment"; deployment: Deployment; previous?: Deployment }
+  | RecordChange;
 
 /** The whole state, as a data file, a data directory or a database gives it. */
 export interface Snapshot {
   index: number;
   jobs: JobRecord[];
   deployments: Deployment[];
+  allocations: AllocationListStub[];
+  nodes: NodeListStub[];
+  evaluations: Evaluation[];
+}
+
+/** A snapshot of `parts`, the lists not given empty, at index 1 when none is given. */
+export function snapshotOf(parts: Partial<Snapshot>): Snapshot {
+  return { index: 1, jobs: [], deployments: [], allocations: [], nodes: [], evaluations: [], ...parts };
+}
+
+/** The snapshot list of each kind of record change. */
+export const RECORD_LISTS = { allocation: "allocations", node: "nodes", evaluation: "evaluations" } as const satisfies Record<RecordChange["kind"], keyof Snapshot>;
+
+/** The changes that write a whole snapshot: every record created, jobs first, then deployments and the other lists. */
+export function changesOf(snapshot: Snapshot): Change[] {
+  return [
+    ...snapshot.jobs.map((record): Change => ({ kind: "job", record })),
+    ...snapshot.deployments.map((deployment): Change => ({ kind: "deployment", deployment })),
+    ...snapshot.allocations.map((item): Change => ({ kind: "allocation", item })),
+    ...snapshot.nodes.map((item): Change => ({ kind: "node", item })),
+    ...snapshot.evaluations.map((item): Change => ({ kind: "evaluation", item })),
+  ];
+}
+
+/** Adds the record a change writes to the snapshot's list of its kind (`changesOf` read back). */
+export function addToSnapshot(snapshot: Snapshot, change: Change): void {
+  if (change.kind === "job") snapshot.jobs.push(change.record);
+  else if (change.kind === "deployment") snapshot.deployments.push(change.deployment);
+  else (snapshot[RECORD_LISTS[change.kind]] as unknown[]).push(change.item);
 }

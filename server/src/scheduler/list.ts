@@ -6,7 +6,8 @@ import type { ListEndpoint } from "../lists/endpoints.js";
 import type { FilterCache, Work } from "../lists/filters.js";
 import { evaluator } from "../lists/filters.js";
 import type { ListQuery } from "./query.js";
-import { parseListQuery, withJitter } from "./query.js";
+import { param, parseListQuery, withJitter, type Query } from "./query.js";
+import { quote } from "filter-expr";
 import { BadRequest } from "../lists/errors.js";
 import { sendBusy, sendText, setMeta } from "./respond.js";
 import { apiHeaderNames } from "../api-headers.js";
@@ -70,9 +71,33 @@ export interface ListServices {
   readonly pageWaits: PageWaits | undefined;
 }
 
-/** A list's parameters together: `filter` never comes with `prefix` (a 400). */
-function checkListQuery(query: ListQuery): void {
-  if (query.filter !== "" && query.prefix !== "") throw new BadRequest("Filter expression cannot be used with other filter parameters");
+const INCOMPATIBLE_FILTERING = "Filter expression cannot be used with other filter parameters";
+
+/** A list's parameters together: `filter` never comes with `prefix` nor with a field parameter (a 400). */
+function checkListQuery(query: ListFilterQuery): void {
+  if (query.fields === "with-filter") throw new BadRequest(INCOMPATIBLE_FILTERING);
+  if (query.fields === undefined && query.filter !== "" && query.prefix !== "") throw new BadRequest(INCOMPATIBLE_FILTERING);
+}
+
+/** A list request's parameters; `fields`: the endpoint's field parameters were given (alone: `filter` is what they mean). */
+interface ListFilterQuery extends ListQuery {
+  fields?: "alone" | "with-filter";
+}
+
+/**
+ * The list's parameters (`parseListQuery`); an endpoint's field parameters (`job=web`) become the
+ * filter they mean (`JobID == "web"`), so that both stores read them as any filter, indexes included.
+ */
+function listQueryOf<T>(endpoint: ListEndpoint<T>): (raw: Query) => ListFilterQuery {
+  return (raw) => {
+    const query = parseListQuery(raw);
+    const terms = Object.entries(endpoint.fieldParameters ?? {}).flatMap(([name, path]) => {
+      const value = param(raw, name) ?? "";
+      return value === "" ? [] : [`${path.join(".")} == ${quote(value)}`];
+    });
+    if (terms.length === 0) return query;
+    return query.filter !== "" ? { ...query, fields: "with-filter" } : { ...query, filter: terms.join(" and "), fields: "alone" };
+  };
 }
 
 /** Everything that decides a page besides the state: the key of a shared answer. */
@@ -95,13 +120,15 @@ function answerKey(query: ListQuery, readable: ReadonlySet<string> | null): stri
  */
 export async function serveList<T>(ctx: ServerContext, services: ListServices, endpoint: ListEndpoint<T>, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const { store, filters, answers, bounds, pageWaits } = services;
-  const read = readRequest(ctx, filters, { parse: parseListQuery, schema: endpoint.schema, check: checkListQuery }, request, reply);
+  const route = { parse: listQueryOf(endpoint), schema: endpoint.schema, check: checkListQuery, capability: endpoint.namespaceOf === undefined ? "node:read" : "job:read" } as const;
+  const read = readRequest(ctx, filters, route, request, reply);
   if (read === undefined) return reply;
   const { query, readable, client, filter } = read;
 
   try {
     const budgets = { item: ctx.options.filterBudget ?? 1_000_000, request: ctx.options.requestBudget ?? 100_000_000 };
-    const allowed = readable === null ? undefined : (item: T) => readable.has(endpoint.namespaceOf(item));
+    const namespaceOf = endpoint.namespaceOf;
+    const allowed = readable === null || namespaceOf === undefined ? undefined : (item: T) => readable.has(namespaceOf(item));
     const order = ctx.options.filterOrder ?? "acl-first";
     // Past the bound of the answers in flight a new list request is refused rather than growing memory.
     const bound = ctx.options.answerBytesInFlight ?? ANSWER_BYTES_IN_FLIGHT;

@@ -39,10 +39,12 @@ function readableNamespaces(ctx: ServerContext, token: AclToken | undefined): Re
 /**
  * The namespaces the request's token may read jobs in (null: all) and who its client is (`clientOf`),
  * or undefined (a 403) when the token is unknown or may read none of `namespace` (`*`: any namespace).
+ * A list without namespaces (`node:read`) is read whole or not at all.
  */
-function readAccess(ctx: ServerContext, request: FastifyRequest, namespace: string): { readable: ReadonlySet<string> | null; client: ClientKey } | undefined {
+function readAccess(ctx: ServerContext, request: FastifyRequest, namespace: string, capability: ReadCapability): { readable: ReadonlySet<string> | null; client: ClientKey } | undefined {
   const auth = authenticate(ctx, request);
   if (auth === undefined) return undefined;
+  if (capability === "node:read") return ctx.acl.allows(auth.token, capability) ? { readable: null, client: clientOf(request, auth.token) } : undefined;
   const readable = readableNamespaces(ctx, auth.token);
   if (readable !== null && (namespace === "*" ? readable.size === 0 : !readable.has(namespace))) return undefined;
   return { readable, client: clientOf(request, auth.token) };
@@ -65,7 +67,12 @@ export interface ReadRoute<Q extends ReadParams> {
   readonly schema: SchemaName | Schema;
   /** Checks of the parameters together, after the token's and before the filter's; throws `BadRequest`. */
   check?(query: Q): void;
+  /** What the token must hold: `job:read` in the namespace (the default), or `node:read` (a list without namespaces). */
+  readonly capability?: ReadCapability;
 }
+
+/** The capabilities a read route asks of a token. */
+export type ReadCapability = "job:read" | "node:read";
 
 /** A read request past its preamble. */
 export interface ReadRequest<Q extends ReadParams> {
@@ -95,7 +102,7 @@ export function readRequest<Q extends ReadParams>(ctx: ServerContext, filters: F
     return badRequest(reply, e);
   }
   // The token after the parameters and before the filter, as the scheduler checks them.
-  const access = readAccess(ctx, request, query.namespace);
+  const access = readAccess(ctx, request, query.namespace, route.capability ?? "job:read");
   if (access === undefined) {
     sendText(reply, 403, PERMISSION_DENIED);
     return undefined;

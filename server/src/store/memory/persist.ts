@@ -4,7 +4,7 @@ import type { StoreHealth } from "../../context.js";
 import { checkLogs, type LogDamage } from "./level-log.js";
 import type { StatePersistence } from "./state.js";
 import type { Change, Snapshot } from "../../lists/records.js";
-import type { Deployment, JobRecord } from "../../lists/records.js";
+import { addToSnapshot, changesOf, RECORD_LISTS, snapshotOf } from "../../lists/records.js";
 
 const INDEX_KEY = "meta/index";
 /** The checksum of every record, written by every batch with the index (see `Digest`). */
@@ -15,15 +15,23 @@ const DEPLOYMENT = "deployment/";
 /** Values are the JSON text of records (job, deployment), of the index and of the digest. */
 type Op = { type: "put"; key: string; value: string } | { type: "del"; key: string };
 
+/** A change's record: its key and its value (a job with its version; any other record as it is). */
 function changeOps(changes: readonly Change[]): { type: "put"; key: string; value: string }[] {
   return changes.map((c) =>
     c.kind === "job"
       ? { type: "put" as const, key: `${JOB}${c.record.entry.Namespace}\u0000${c.record.entry.ID}`, value: JSON.stringify(c.record) }
-      : { type: "put" as const, key: `${DEPLOYMENT}${c.deployment.ID}`, value: JSON.stringify(c.deployment) },
+      : c.kind === "deployment"
+        ? { type: "put" as const, key: `${DEPLOYMENT}${c.deployment.ID}`, value: JSON.stringify(c.deployment) }
+        : { type: "put" as const, key: `${c.kind}/${c.item.ID}`, value: JSON.stringify(c.item) },
   );
 }
 
-const isRecordKey = (key: string): boolean => key.startsWith(JOB) || key.startsWith(DEPLOYMENT);
+/** The kind of record a key holds (its prefix before "/"), or undefined for the index and the digest. */
+function kindOfKey(key: string): Change["kind"] | undefined {
+  const kind = key.slice(0, key.indexOf("/"));
+  return kind === "job" || kind === "deployment" || Object.hasOwn(RECORD_LISTS, kind) ? (kind as Change["kind"]) : undefined;
+}
+
 
 /**
  * A checksum of our own over the records we write: their number and the XOR of the SHA-256 of each
@@ -187,8 +195,7 @@ export class LevelPersistence implements StatePersistence {
    * give the stored digest (a directory written before digests gets one now).
    */
   async load(): Promise<Snapshot | undefined> {
-    const jobs: JobRecord[] = [];
-    const deployments: Deployment[] = [];
+    const snapshot = snapshotOf({});
     const digest = Digest.empty();
     let index: unknown;
     let stored: string | undefined;
@@ -198,11 +205,11 @@ export class LevelPersistence implements StatePersistence {
       if (typeof index !== "number") return undefined;
       stored = await this.db.get(DIGEST_KEY);
       for await (const [key, value] of this.db.iterator()) {
-        if (!isRecordKey(key)) continue;
+        const kind = kindOfKey(key);
+        if (kind === undefined) continue;
         digest.add(key, value);
-        const record = JSON.parse(value) as unknown;
-        if (key.startsWith(JOB)) jobs.push(record as JobRecord);
-        else deployments.push(record as Deployment);
+        const record = JSON.parse(value) as never;
+        addToSnapshot(snapshot, kind === "job" ? { kind, record } : kind === "deployment" ? { kind, deployment: record } : { kind, item: record });
       }
     } catch (e) {
       throw new DataDirError(`cannot read the data directory ${this.dir}: ${describe(e)}`);
@@ -226,7 +233,7 @@ export class LevelPersistence implements StatePersistence {
     }
     this.digest = digest;
     this.index = index;
-    return { index, jobs, deployments };
+    return { ...snapshot, index };
   }
 
   /**
@@ -234,10 +241,7 @@ export class LevelPersistence implements StatePersistence {
    * index, which is written last with the digest) is cleared first, so it never comes back.
    */
   async seed(snapshot: Snapshot): Promise<void> {
-    const ops = changeOps([
-      ...snapshot.jobs.map((record) => ({ kind: "job" as const, record })),
-      ...snapshot.deployments.map((deployment) => ({ kind: "deployment" as const, deployment })),
-    ]);
+    const ops = changeOps(changesOf(snapshot));
     const digest = Digest.empty();
     for (const op of ops) digest.add(op.key, op.value);
     try {

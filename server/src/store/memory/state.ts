@@ -1,4 +1,4 @@
-import { deploymentsEndpoint, jobsEndpoint, perTable } from "../../lists/endpoints.js";
+import { endpointOf, itemsOf, jobsEndpoint, listChange, perTable, type ListEndpoint } from "../../lists/endpoints.js";
 import type { ListOrder } from "../../lists/orders.js";
 import type { RegistrationView } from "../../lists/register.js";
 import type { Change, Deployment, JobListEntry, JobRecord, Snapshot, Table } from "../../lists/records.js";
@@ -31,8 +31,10 @@ export class SchedulerState implements RegistrationView {
    */
   private readonly versions = new Map<string, number>();
   private readonly deploymentsById = new Map<string, Deployment>();
-  private readonly jobs = new OrderIndex(jobsEndpoint.order, jobsEndpoint.columns);
-  private readonly deployments = [new OrderIndex(deploymentsEndpoint.order, deploymentsEndpoint.columns), new OrderIndex(deploymentsEndpoint.prefix.order, deploymentsEndpoint.columns)];
+  /** Each table's indexes: one per order its endpoint declares (its list's, then its prefix's when that differs). */
+  private readonly lists: Record<Table, OrderIndex<unknown>[]> = perTable((table) => indexesOf(endpointOf(table)));
+  private readonly jobs = this.lists.jobs[0] as OrderIndex<JobListEntry>;
+  private readonly deployments = this.lists.deployments as OrderIndex<Deployment>[];
   private readonly waiters = new Waiters();
   private readonly commitListeners = new Set<(commit: Commit) => void>();
   private writeChain: Promise<unknown> = Promise.resolve();
@@ -44,13 +46,12 @@ export class SchedulerState implements RegistrationView {
     this.raftIndex = Math.max(1, snapshot.index);
     for (const record of snapshot.jobs) this.setVersion(record);
     for (const deployment of snapshot.deployments) this.deploymentsById.set(deployment.ID, deployment);
-    this.jobs.load(snapshot.jobs.map((r) => r.entry));
-    for (const index of this.deployments) index.load(this.deploymentsById.values());
-    for (const job of this.jobs.all) {
-      this.tableIndex.jobs = Math.max(this.tableIndex.jobs, job.ModifyIndex, job.JobSummary?.ModifyIndex ?? 0);
+    for (const [table, indexes] of Object.entries(this.lists) as [Table, OrderIndex<unknown>[]][]) {
+      const items = table === "deployments" ? [...this.deploymentsById.values()] : itemsOf(snapshot, table);
+      for (const index of indexes) index.load(items);
+      for (const item of indexes[0]!.all) this.tableIndex[table] = Math.max(this.tableIndex[table], modifyIndexOf(item));
+      this.raftIndex = Math.max(this.raftIndex, this.tableIndex[table]);
     }
-    for (const d of this.deploymentsById.values()) this.tableIndex.deployments = Math.max(this.tableIndex.deployments, d.ModifyIndex);
-    this.raftIndex = Math.max(this.raftIndex, this.tableIndex.jobs, this.tableIndex.deployments);
   }
 
   /** Latest raft index (1 on a new state). */
@@ -65,7 +66,9 @@ export class SchedulerState implements RegistrationView {
 
   /** The index of a list order an endpoint declares (jobs: by namespace and ID; deployments: by create index, by ID). */
   orderIndex<T>(order: ListOrder<T>): OrderIndex<T> {
-    const index = [this.jobs, ...this.deployments].find((i) => i.order === (order as ListOrder<unknown>));
+    const index = Object.values(this.lists)
+      .flat()
+      .find((i) => i.order === (order as ListOrder<unknown>));
     if (index === undefined) throw new Error("no index of that order");
     return index as unknown as OrderIndex<T>;
   }
@@ -129,15 +132,11 @@ export class SchedulerState implements RegistrationView {
     this.raftIndex = index;
     const touched = new Set<Table>();
     for (const change of changes) {
-      if (change.kind === "job") {
-        this.setVersion(change.record);
-        this.jobs.upsert(change.record.entry);
-        touched.add("jobs");
-      } else {
-        this.deploymentsById.set(change.deployment.ID, change.deployment);
-        for (const index of this.deployments) index.upsert(change.deployment);
-        touched.add("deployments");
-      }
+      if (change.kind === "job") this.setVersion(change.record);
+      else if (change.kind === "deployment") this.deploymentsById.set(change.deployment.ID, change.deployment);
+      const { table, after } = listChange(change);
+      for (const index of this.lists[table]) index.upsert(after);
+      touched.add(table);
     }
     for (const table of touched) {
       this.tableIndex[table] = index;
@@ -180,4 +179,16 @@ export class SchedulerState implements RegistrationView {
     await this.writeChain;
     await this.persistence?.close();
   }
+}
+
+/** A table's indexes: one per distinct order its endpoint declares. */
+function indexesOf(endpoint: ListEndpoint<unknown>): OrderIndex<unknown>[] {
+  const orders = [...new Set([endpoint.order, endpoint.prefix.order])];
+  return orders.map((order) => new OrderIndex(order, endpoint.columns));
+}
+
+/** The highest index that wrote an item (a job's summary has its own). */
+function modifyIndexOf(item: unknown): number {
+  const { ModifyIndex, JobSummary } = item as { ModifyIndex?: number; JobSummary?: { ModifyIndex?: number } | null };
+  return Math.max(ModifyIndex ?? 0, JobSummary?.ModifyIndex ?? 0);
 }

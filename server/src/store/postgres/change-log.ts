@@ -7,7 +7,7 @@
  * those writes were pruned before it read them.
  */
 import type pg from "pg";
-import type { Change, Deployment, JobListEntry, JobRecord } from "../../lists/records.js";
+import { RECORD_LISTS, type Change, type Deployment, type JobListEntry, type JobRecord, type RecordChange } from "../../lists/records.js";
 import type { Commit } from "../types.js";
 
 /**
@@ -46,7 +46,9 @@ export async function logChanges(client: Queryable, index: number, changes: read
     const [kind, version, body, previous] =
       change.kind === "job"
         ? (["job", change.record.version, change.record.entry, change.previous] as const)
-        : (["deployment", null, change.deployment, change.previous] as const);
+        : change.kind === "deployment"
+          ? (["deployment", null, change.deployment, change.previous] as const)
+          : ([change.kind, null, change.item, change.previous] as const);
     params.push(pos, kind, version, JSON.stringify(body), previous === undefined ? null : JSON.stringify(previous));
     const n = params.length;
     return `($1, $${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}, $${n})`;
@@ -109,9 +111,13 @@ function commitOf(index: number, rows: readonly Row[]): Commit | undefined {
         const record: JobRecord = { entry: body as JobListEntry, version: r.version ?? 0 };
         return previous === undefined ? { kind: "job", record } : { kind: "job", record, previous: previous as JobListEntry };
       }
-      if (r.kind !== "deployment") throw new Error(`unknown kind ${r.kind}`);
-      const deployment = body as Deployment;
-      return previous === undefined ? { kind: "deployment", deployment } : { kind: "deployment", deployment, previous: previous as Deployment };
+      if (r.kind === "deployment") {
+        const deployment = body as Deployment;
+        return previous === undefined ? { kind: "deployment", deployment } : { kind: "deployment", deployment, previous: previous as Deployment };
+      }
+      if (!Object.hasOwn(RECORD_LISTS, r.kind)) throw new Error(`unknown kind ${r.kind}`);
+      const kind = r.kind as RecordChange["kind"];
+      return (previous === undefined ? { kind, item: body } : { kind, item: body, previous }) as RecordChange;
     });
     return { index, changes };
   } catch {

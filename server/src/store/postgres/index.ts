@@ -17,7 +17,7 @@ import { toSQL } from "filter-expr";
 import { LIST_ENDPOINTS, perTable } from "../../lists/endpoints.js";
 import { DataFileError } from "../../lists/load.js";
 import { planRegistration, type JobSpec, type RegisterResponse } from "../../lists/register.js";
-import type { Snapshot, Table } from "../../lists/records.js";
+import { changesOf, RECORD_LISTS, snapshotOf, type RecordChange, type Snapshot, type Table } from "../../lists/records.js";
 import { TERMINAL_DEPLOYMENT_STATUSES, type Deployment, type JobRecord } from "../../lists/records.js";
 import type { Commit, ListRead, SchedulerStore, StorePage } from "../types.js";
 import { Waiters } from "../waiters.js";
@@ -185,14 +185,18 @@ export class PostgresStore implements SchedulerStore {
       for (const r of snapshot.jobs) jobsIndex = Math.max(jobsIndex, r.entry.ModifyIndex, r.entry.JobSummary?.ModifyIndex ?? 0);
       let deploymentsIndex = 1;
       for (const d of snapshot.deployments) deploymentsIndex = Math.max(deploymentsIndex, d.ModifyIndex);
-      const raft = Math.max(1, snapshot.index, jobsIndex, deploymentsIndex);
+      const listIndex = (items: readonly { ModifyIndex: number }[]): number => items.reduce((max, item) => Math.max(max, item.ModifyIndex), 1);
+      const others = { allocations: listIndex(snapshot.allocations), nodes: listIndex(snapshot.nodes), evaluations: listIndex(snapshot.evaluations) };
+      const raft = Math.max(1, snapshot.index, jobsIndex, deploymentsIndex, ...Object.values(others));
       for (let i = 0; i < snapshot.jobs.length; i += BATCH) await insertJobs(client, snapshot.jobs.slice(i, i + BATCH));
       for (let i = 0; i < snapshot.deployments.length; i += BATCH) await insertDeployments(client, snapshot.deployments.slice(i, i + BATCH));
+      const records = changesOf(snapshotOf({ allocations: snapshot.allocations, nodes: snapshot.nodes, evaluations: snapshot.evaluations })) as RecordChange[];
+      for (let i = 0; i < records.length; i += BATCH) await insertRecords(client, records.slice(i, i + BATCH));
       await client.query("INSERT INTO namespaces (name) SELECT DISTINCT namespace FROM jobs ON CONFLICT DO NOTHING");
       if (applies !== undefined) await client.query("INSERT INTO documents (name, body) VALUES ('applies', $1)", [JSON.stringify(applies)]);
       await client.query(
-        "UPDATE svc_index SET idx = CASE name WHEN 'raft' THEN $1::bigint WHEN 'jobs' THEN $2::bigint WHEN 'deployments' THEN $3::bigint ELSE 1 END",
-        [raft, jobsIndex, deploymentsIndex],
+        "UPDATE svc_index SET idx = CASE name WHEN 'raft' THEN $1::bigint WHEN 'jobs' THEN $2::bigint WHEN 'deployments' THEN $3::bigint WHEN 'allocations' THEN $4::bigint WHEN 'nodes' THEN $5::bigint WHEN 'evaluations' THEN $6::bigint ELSE 1 END",
+        [raft, jobsIndex, deploymentsIndex, others.allocations, others.nodes, others.evaluations],
       );
       await client.query("COMMIT");
       // The planner's statistics of the seed, before the first list (autovacuum would take a while).
@@ -589,6 +593,29 @@ async function insertDeployments(client: pg.PoolClient, deployments: readonly De
      ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, doc = EXCLUDED.doc, body = EXCLUDED.body`,
     params,
   );
+}
+
+/**
+ * Writes records of the lists held as given (allocations, evaluations: by ID with their namespace and
+ * create index; nodes: by ID), replacing those with the same ID, one statement per table.
+ */
+async function insertRecords(client: pg.PoolClient, changes: readonly RecordChange[]): Promise<void> {
+  for (const kind of Object.keys(RECORD_LISTS) as RecordChange["kind"][]) {
+    const items = changes.flatMap((c) => (c.kind === kind ? [c.item] : []));
+    if (items.length === 0) continue;
+    const table = RECORD_LISTS[kind];
+    const namespaced = kind !== "node";
+    const params: unknown[] = [];
+    const rows = items.map((item) => {
+      params.push(item.ID, JSON.stringify(item));
+      if (namespaced) params.push((item as { Namespace: string }).Namespace, (item as { CreateIndex: number }).CreateIndex);
+      const n = params.length;
+      return namespaced ? `($${n - 3}, $${n - 1}, $${n}, $${n - 2}::text::jsonb, $${n - 2}::text)` : `($${n - 1}, $${n}::text::jsonb, $${n}::text)`;
+    });
+    const columns = namespaced ? "id, namespace, create_index, doc, body" : "id, doc, body";
+    const update = namespaced ? "namespace = EXCLUDED.namespace, create_index = EXCLUDED.create_index, doc = EXCLUDED.doc, body = EXCLUDED.body" : "doc = EXCLUDED.doc, body = EXCLUDED.body";
+    await client.query(`INSERT INTO ${table} (${columns}) VALUES ${rows.join(", ")} ON CONFLICT (id) DO UPDATE SET ${update}`, params);
+  }
 }
 
 /** Opens the PostgreSQL store of `--database`; `applies` (the data file's) are kept with a new database's seed. */

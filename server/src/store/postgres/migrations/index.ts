@@ -2,10 +2,11 @@
 import * as initial from "./0001-initial.js";
 import * as changeLog from "./0002-change-log.js";
 import * as indexes from "./0003-indexes.js";
+import * as recordLists from "./0004-record-lists.js";
 
 export interface Migration {
   readonly name: string;
   readonly sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [initial, changeLog, indexes];
+export const MIGRATIONS: readonly Migration[] = [initial, changeLog, indexes, recordLists];
