@@ -23,12 +23,51 @@ const JOBS = PAGINATION_JOBS.map(([id, ns, status], i) => ({
   JobSummary: { JobID: id, Namespace: ns, Summary: id === "job-08" ? {} : { web: { Running: i } } },
 }));
 const DEPLOYMENTS = PAGINATION_DEPLOYMENTS;
-const DATA = { jobs: JOBS, deployments: DEPLOYMENTS };
+/**
+ * Allocations and evaluations with the deployments' IDs, namespaces and create indexes: the scheduler
+ * pages the three lists alike (by create index and ID, `prefix` on the UUID index), so the
+ * deployments' table of pages holds for them too. Every other one runs job `api`, and every third
+ * lacks the task state of its group (a filter on it fails there).
+ */
+const ALLOCATIONS = PAGINATION_DEPLOYMENTS.map((d, i) => ({
+  ID: d.ID,
+  Namespace: d.Namespace,
+  JobID: i % 2 === 0 ? "web" : "api",
+  TaskGroup: "web",
+  ClientStatus: i % 3 === 0 ? "failed" : "running",
+  TaskStates: i % 3 === 2 ? {} : { web: { State: i % 3 === 0 ? "dead" : "running", Failed: i % 3 === 0, Restarts: i } },
+  CreateIndex: d.CreateIndex,
+  ModifyIndex: d.ModifyIndex,
+}));
+const EVALUATIONS = PAGINATION_DEPLOYMENTS.map((d, i) => ({
+  ID: d.ID,
+  Namespace: d.Namespace,
+  JobID: i % 2 === 0 ? "web" : "api",
+  Status: i % 4 === 1 ? "blocked" : "complete",
+  TriggeredBy: "job-register",
+  QueuedAllocations: i % 4 === 1 ? { web: 2 } : { web: 0 },
+  CreateIndex: d.CreateIndex,
+  ModifyIndex: d.ModifyIndex,
+}));
+/** Nodes with the same IDs: no namespaces, by ID. */
+const NODES = PAGINATION_DEPLOYMENTS.map((d, i) => ({
+  ID: d.ID,
+  Name: `client-${i}`,
+  Datacenter: i % 2 === 0 ? "dc1" : "dc2",
+  Status: i % 4 === 3 ? "down" : "ready",
+  Drivers: { docker: { Detected: true, Healthy: i % 4 !== 3 } },
+  CreateIndex: d.CreateIndex,
+  ModifyIndex: d.ModifyIndex,
+}));
+const DATA = { jobs: JOBS, deployments: DEPLOYMENTS, allocations: ALLOCATIONS, evaluations: EVALUATIONS, nodes: NODES };
+/** The short IDs of `items`, in the order the nodes list gives them (by ID). */
+const byId = (items: readonly { ID: string }[]): string[] => items.map((n) => short(n.ID)).sort();
 
 const TOKENS: AclToken[] = [
   { SecretID: "reader", Capabilities: ["job:read"] },
   { SecretID: "nondefault-reader", Capabilities: ["job:read@non-default"] },
   { SecretID: "writer", Capabilities: ["job:read", "job:write"] },
+  { SecretID: "node-reader", Capabilities: ["node:read"] },
 ];
 
 const cluster = clusterForFile();
@@ -76,6 +115,62 @@ describe.each<StoreKind>(["memory", "postgres"])("the %s store", (kind) => {
     expect(page.index).toBe("1009");
   });
 
+  describe.each(["/v1/allocations", "/v1/evaluations"])("%s pages as the deployments do", (path) => {
+    it.each<PageCase>(DEPLOYMENT_PAGES)("%s", async (_name, query, expected, next) => {
+      const page = await list(`${path}?${query}`);
+      expect(page.status, page.text).toBe(200);
+      expect(page.ids).toEqual(expected);
+      expect(page.next).toBe(next);
+      expect(page.index).toBe("1009");
+    });
+  });
+
+  it("GET /v1/allocations: filters on the stub, a missing task state is an evaluation error, as a full scan meets it", async () => {
+    const running = await list(`/v1/allocations?namespace=*&filter=${encodeURIComponent('ClientStatus == "running" and JobID == "api"')}`);
+    const expected = ALLOCATIONS.filter((a) => a.ClientStatus === "running" && a.JobID === "api");
+    expect(running.ids).toEqual(expected.map((a) => short(a.ID)));
+    expect(expected.length).toBeGreaterThan(1);
+    const failing = await list(`/v1/allocations?filter=${encodeURIComponent("TaskStates.web.Restarts == 100")}`);
+    expect(failing.status).toBe(400);
+    expect(failing.text).toMatch(/^failed to read result page: .*web/);
+    // Pages that end before the first allocation without the state never meet it.
+    const first = await list(`/v1/allocations?per_page=1&filter=${encodeURIComponent("TaskStates.web.Failed == true")}`);
+    expect([first.status, first.ids]).toEqual([200, ["aaaa1111"]]);
+  });
+
+  it("GET /v1/evaluations: job= and status= keep an evaluation's job and status, alone or together, paged; with filter they are a 400", async () => {
+    const defaults = EVALUATIONS.filter((e) => e.Namespace === "default");
+    const api = await list("/v1/evaluations?job=api");
+    expect(api.ids).toEqual(defaults.filter((e) => e.JobID === "api").map((e) => short(e.ID)));
+    const blocked = await list("/v1/evaluations?namespace=*&status=blocked&job=api");
+    const expected = EVALUATIONS.filter((e) => e.Status === "blocked" && e.JobID === "api").map((e) => short(e.ID));
+    expect(blocked.ids).toEqual(expected);
+    expect(expected.length).toBeGreaterThan(0);
+    const paged = await list("/v1/evaluations?job=web&per_page=1");
+    expect(paged.ids).toEqual([short(defaults.find((e) => e.JobID === "web")!.ID)]);
+    expect(paged.next).not.toBeNull();
+    // With prefix they narrow alike (the scheduler's check is on filter only).
+    expect((await list("/v1/evaluations?job=api&prefix=aaaa")).status).toBe(200);
+    const both = await list(`/v1/evaluations?job=api&filter=${encodeURIComponent('Status == "blocked"')}`);
+    expect([both.status, both.text]).toEqual([400, "Filter expression cannot be used with other filter parameters"]);
+    const filtered = await list(`/v1/evaluations?namespace=*&filter=${encodeURIComponent("QueuedAllocations.web == 2")}`);
+    expect(filtered.ids).toEqual(EVALUATIONS.filter((e) => e.QueuedAllocations.web === 2).map((e) => short(e.ID)));
+  });
+
+  it("GET /v1/nodes: by ID, whatever the namespace; prefix on the UUID index; filters on the stub", async () => {
+    const ids = byId(NODES);
+    const first = await list("/v1/nodes?per_page=3");
+    expect([first.ids, first.next, first.index]).toEqual([ids.slice(0, 3), `${ids[3]}${SUFFIX}`, "1009"]);
+    const second = await list(`/v1/nodes?per_page=3&next_token=${ids[3]}${SUFFIX}&namespace=non-default`);
+    expect([second.ids, second.next]).toEqual([ids.slice(3, 6), `${ids[6]}${SUFFIX}`]);
+    expect((await list("/v1/nodes?prefix=aaaaaa")).ids).toEqual(ids.filter((id) => id.startsWith("aaaaaa")));
+    expect((await list("/v1/nodes?reverse=true&per_page=2")).ids).toEqual([...ids].reverse().slice(0, 2));
+    const unhealthy = await list(`/v1/nodes?filter=${encodeURIComponent("Drivers.docker.Healthy == false")}`);
+    expect(unhealthy.ids).toEqual(byId(NODES.filter((n) => !n.Drivers.docker.Healthy)));
+    const odd = await list("/v1/nodes?prefix=zz");
+    expect([odd.status, odd.text]).toEqual([400, "index error: Invalid UUID: encoding/hex: invalid byte: U+007A 'z'"]);
+  });
+
   it.each([
     ["a syntax error", "/v1/jobs", "Name ==", /^failed to create result paginator: failed to read filter expression: .* at 1:/],
     ["an evaluation error", "/v1/jobs", 'Name == "none" or Name matches "["', /^failed to read result page: .*\[/],
@@ -114,12 +209,21 @@ describe.each<StoreKind>(["memory", "postgres"])("the %s store", (kind) => {
     const own = await get(`/v1/jobs?namespace=non-default&filter=${failing}`);
     expect([everywhere.status, await everywhere.text()]).toEqual([own.status, await own.text()]);
     expect(((await (await get("/v1/deployments?namespace=*")).json()) as { ID: string }[]).map((d) => short(d.ID))).toEqual(["aaaaaa33"]);
+    for (const path of ["/v1/allocations", "/v1/evaluations"]) {
+      expect((await get(path)).status).toBe(403);
+      expect(((await (await get(`${path}?namespace=*`)).json()) as { ID: string }[]).map((d) => short(d.ID))).toEqual(["aaaaaa33"]);
+    }
+    // Nodes have no namespace: read whole with node:read, not with a namespace's job:read.
+    expect((await get("/v1/nodes?namespace=non-default")).status).toBe(403);
+    const nodes = await fetch(`${acl.base}/v1/nodes`, { headers: { "X-Svc-Token": "node-reader" } });
+    expect(((await nodes.json()) as { ID: string }[]).map((n) => short(n.ID))).toEqual(byId(NODES));
+    expect((await fetch(`${acl.base}/v1/jobs`, { headers: { "X-Svc-Token": "node-reader" } })).status).toBe(403);
   });
 
   it("a new store starts at index 1", async () => {
     const empty = await serveStore(kind, cluster(), {});
     try {
-      for (const path of ["/v1/jobs", "/v1/deployments"]) {
+      for (const path of ["/v1/jobs", "/v1/deployments", "/v1/allocations", "/v1/evaluations", "/v1/nodes"]) {
         const res = await fetch(`${empty.base}${path}`);
         expect(await res.text()).toBe("[]");
         expect(res.headers.get("x-svc-index")).toBe("1");
@@ -138,6 +242,9 @@ describe.each<StoreKind>(["memory", "postgres"])("the %s store", (kind) => {
       expect(first.Index).toBe(1010);
       const woke = await blocked;
       expect(woke.headers.get("x-svc-index")).toBe("1010");
+      // A write to other tables leaves these lists' indexes; a blocking query on one answers at its wait's end.
+      const still = await fetch(`${fresh.base}/v1/allocations?index=1009&wait=50ms`);
+      expect([still.status, still.headers.get("x-svc-index")]).toEqual([200, "1009"]);
       expect(await woke.json()).toMatchObject([{ JobID: "api", Status: "running", CreateIndex: 1010 }]);
       const second = (await (await put({ Job: { ID: "api", Namespace: "web", TaskGroups: [{ Name: "g", Count: 3 }] } })).json()) as { Index: number };
       expect(second.Index).toBe(1011);
