@@ -171,6 +171,24 @@ describe.each<StoreKind>(["memory", "postgres"])("the %s store", (kind) => {
     expect([odd.status, odd.text]).toEqual([400, "index error: Invalid UUID: encoding/hex: invalid byte: U+007A 'z'"]);
   });
 
+  it("GET /v1/job/:id answers the job in its namespace as the scheduler's client decodes it; 404 for another; IDs may hold a slash", async () => {
+    const res = await fetch(`${server.base}/v1/job/job-03?namespace=other`);
+    expect(res.headers.get("x-svc-index")).toBe("1007");
+    const held = JOBS.find((j) => j.ID === "job-03" && j.Namespace === "other")!;
+    expect(await res.json()).toMatchObject({ ID: "job-03", Namespace: "other", Name: held.Name, Status: held.Status, Version: 0, CreateIndex: held.CreateIndex, TaskGroups: [{ Name: "web" }], Periodic: null, Region: "global" });
+    const missing = await fetch(`${server.base}/v1/job/job-03`);
+    expect([missing.status, await missing.text()]).toEqual([404, "job not found"]);
+    expect((await fetch(`${server.base}/v1/job/${encodeURIComponent("job-03/dispatch-1")}?namespace=other`)).status).toBe(404);
+  });
+
+  it("GET /v1/namespaces: default and every namespace holding a job, by name, prefix", async () => {
+    const names = async (path: string, headers: Record<string, string> = {}, base = server.base) => ((await (await fetch(`${base}${path}`, { headers })).json()) as { Name: string }[]).map((n) => n.Name);
+    expect(await names("/v1/namespaces")).toEqual([...new Set(["default", ...JOBS.map((j) => j.Namespace)])].sort());
+    expect(await names("/v1/namespaces?prefix=no")).toEqual(["non-default"]);
+    expect(await names("/v1/namespaces", { "X-Svc-Token": "nondefault-reader" }, acl.base)).toEqual(["non-default"]);
+    expect(await names("/v1/namespaces", { "X-Svc-Token": "node-reader" }, acl.base)).toEqual([]);
+  });
+
   it.each([
     ["a syntax error", "/v1/jobs", "Name ==", /^failed to create result paginator: failed to read filter expression: .* at 1:/],
     ["an evaluation error", "/v1/jobs", 'Name == "none" or Name matches "["', /^failed to read result page: .*\[/],
@@ -218,6 +236,8 @@ describe.each<StoreKind>(["memory", "postgres"])("the %s store", (kind) => {
     const nodes = await fetch(`${acl.base}/v1/nodes`, { headers: { "X-Svc-Token": "node-reader" } });
     expect(((await nodes.json()) as { ID: string }[]).map((n) => short(n.ID))).toEqual(byId(NODES));
     expect((await fetch(`${acl.base}/v1/jobs`, { headers: { "X-Svc-Token": "node-reader" } })).status).toBe(403);
+    expect((await get("/v1/job/job-03?namespace=non-default")).status).toBe(200);
+    expect((await get("/v1/job/job-01")).status).toBe(403);
   });
 
   it("a new store starts at index 1", async () => {
@@ -240,8 +260,11 @@ describe.each<StoreKind>(["memory", "postgres"])("the %s store", (kind) => {
       const put = (body: unknown) => fetch(`${fresh.base}/v1/jobs`, { method: "PUT", body: JSON.stringify(body) });
       const first = (await (await put({ Job: { ID: "api", Namespace: "web", TaskGroups: [{ Name: "g", Count: 2 }] } })).json()) as { Index: number };
       expect(first.Index).toBe(1010);
+      const job = fetch(`${fresh.base}/v1/job/api?namespace=web&index=1009&wait=20s`);
       const woke = await blocked;
       expect(woke.headers.get("x-svc-index")).toBe("1010");
+      const info = await job;
+      expect([info.headers.get("x-svc-index"), ((await info.json()) as { Version: number }).Version]).toEqual(["1010", 0]);
       // A write to other tables leaves these lists' indexes; a blocking query on one answers at its wait's end.
       const still = await fetch(`${fresh.base}/v1/allocations?index=1009&wait=50ms`);
       expect([still.status, still.headers.get("x-svc-index")]).toEqual([200, "1009"]);

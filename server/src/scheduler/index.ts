@@ -3,6 +3,7 @@ import type { ServerContext } from "../context.js";
 import { AnswerCache } from "./answers.js";
 import { FilterCache } from "../lists/filters.js";
 import { serveList } from "./list.js";
+import { serveJob, serveNamespaces } from "./job-reads.js";
 import { PERMISSION_DENIED, authenticate, checkRegion } from "./preamble.js";
 import type { Query } from "./query.js";
 import { isPretty, param } from "./query.js";
@@ -16,7 +17,7 @@ import type { PageWaits } from "./page-waits.js";
 import { clientBounds, type ClientBounds } from "./clients.js";
 
 /**
- * GET, PUT and POST /v1/jobs and GET /v1/deployments (registered at prefix /v1), served from `store`
+ * GET, PUT and POST /v1/jobs, the other lists (`LIST_ENDPOINTS`), GET /v1/job/:id and GET /v1/namespaces (registered at prefix /v1), served from `store`
  * through the store interface only; with `pageWaits`, a list's blocking query waits for its page to
  * change (`--blocking-queries page`).
  */
@@ -33,6 +34,9 @@ export function schedulerRoutes(
     for (const endpoint of LIST_ENDPOINTS) {
       app.get(endpoint.path, (request, reply) => serveList(ctx, services, endpoint as ListEndpoint<unknown>, request, reply));
     }
+    // The rest of the path is the ID, slashes included (a dispatched job's "parent/dispatch-…"), as the scheduler reads it.
+    app.get<{ Params: { "*": string } }>("/job/*", (request, reply) => serveJob(ctx, store, bounds, request, reply));
+    app.get("/namespaces", (request, reply) => serveNamespaces(ctx, store, bounds, request, reply));
 
     app.route({
       method: ["PUT", "POST"],

@@ -49,7 +49,7 @@ function slicer(work: Work): () => boolean {
  * (while its first read ran) does not wait at all. The wait holds one of the client's blocking-query
  * slots (`release` gives it back). False when the client has gone.
  */
-async function waitWhileConnected(request: FastifyRequest, reply: FastifyReply, wait: { done: Promise<unknown>; cancel(): void }, release: () => void): Promise<boolean> {
+export async function waitWhileConnected(request: FastifyRequest, reply: FastifyReply, wait: { done: Promise<unknown>; cancel(): void }, release: () => void): Promise<boolean> {
   const onClose = (): void => wait.cancel();
   reply.raw.once("close", onClose);
   if (request.signal.aborted || reply.raw.destroyed) wait.cancel();

@@ -31,7 +31,7 @@ export function checkRegion(ctx: ServerContext, region: string | undefined): voi
 }
 
 /** Namespaces a token may read jobs in; null: all. */
-function readableNamespaces(ctx: ServerContext, token: AclToken | undefined): ReadonlySet<string> | null {
+export function readableNamespaces(ctx: ServerContext, token: AclToken | undefined): ReadonlySet<string> | null {
   if (ctx.acl instanceof TokenAcl) return ctx.acl.namespaces(token, "job:read");
   return ctx.acl.allows(token, "job:read") ? null : new Set();
 }

@@ -7,7 +7,7 @@ import type { ListEndpoint } from "../lists/endpoints.js";
 import type { ItemFilter } from "../lists/filters.js";
 import type { CheckOrder, Page, PageQuery, Walk } from "../lists/paginate.js";
 import type { JobSpec, RegisterResponse } from "../lists/register.js";
-import type { Change, Table } from "../lists/records.js";
+import type { Change, JobRecord, Table } from "../lists/records.js";
 
 /** A committed write: its index and its changes, in the order the write made them. */
 export interface Commit {
@@ -54,6 +54,10 @@ export interface SchedulerStore {
   indexOf(table: Table): number;
   /** One page of a list request, as a full scan of the list in its order would give it. */
   readPage<T>(read: ListRead<T>): Promise<StorePage<T>>;
+  /** A job by namespace and ID (undefined: none), and the jobs table's index it was read at. */
+  readJob(namespace: string, id: string, signal?: AbortSignal): Promise<{ record: JobRecord | undefined; index: number }>;
+  /** The namespaces that hold jobs, by name (bytewise), and the jobs table's index they were read at. */
+  namespaces(signal?: AbortSignal): Promise<{ names: string[]; index: number }>;
   /** PUT /v1/jobs: the job, its summary, its deployment (and the cancelled previous one) and the index, together. */
   register(spec: JobSpec, nowMs: number): Promise<RegisterResponse>;
   /** Resolves when the table's index passes `minIndex`, after `timeoutMs`, or at shutdown. */

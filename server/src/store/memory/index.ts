@@ -2,7 +2,8 @@
 import type { Filter } from "filter-expr";
 import { BlockAnswers } from "./block-answers.js";
 import { checksOf, planWalk } from "../../lists/paginate.js";
-import type { Table } from "../../lists/records.js";
+import type { JobRecord, Table } from "../../lists/records.js";
+import { jobsEndpoint } from "../../lists/endpoints.js";
 import { planRegistration, type JobSpec, type RegisterResponse } from "../../lists/register.js";
 import type { Commit, ListRead, SchedulerStore, StorePage } from "../types.js";
 import { readIndexPage } from "./pages.js";
@@ -34,6 +35,14 @@ export class MemoryStore implements SchedulerStore {
     };
     const page = await readIndexPage(orderIndex, walk, read.query.perPage, checks, read.pause, read.turn);
     return { ...page, index, walk };
+  }
+
+  async readJob(namespace: string, id: string): Promise<{ record: JobRecord | undefined; index: number }> {
+    return { record: this.state.job(namespace, id), index: this.state.indexOf("jobs") };
+  }
+
+  async namespaces(): Promise<{ names: string[]; index: number }> {
+    return { names: [...this.state.orderIndex(jobsEndpoint.order).partitions], index: this.state.indexOf("jobs") };
   }
 
   register(spec: JobSpec, nowMs: number): Promise<RegisterResponse> {

@@ -18,7 +18,8 @@ import { LIST_ENDPOINTS, perTable } from "../../lists/endpoints.js";
 import { DataFileError } from "../../lists/load.js";
 import { planRegistration, type JobSpec, type RegisterResponse } from "../../lists/register.js";
 import { changesOf, RECORD_LISTS, snapshotOf, type RecordChange, type Snapshot, type Table } from "../../lists/records.js";
-import { TERMINAL_DEPLOYMENT_STATUSES, type Deployment, type JobRecord } from "../../lists/records.js";
+import { TERMINAL_DEPLOYMENT_STATUSES, type Deployment, type JobListEntry, type JobRecord } from "../../lists/records.js";
+import { holdable } from "./text-bounds.js";
 import type { Commit, ListRead, SchedulerStore, StorePage } from "../types.js";
 import { Waiters } from "../waiters.js";
 import { cancelBackend } from "./cancel.js";
@@ -336,6 +337,44 @@ export class PostgresStore implements SchedulerStore {
     } catch (e) {
       release();
       throw e;
+    }
+  }
+
+  async readJob(namespace: string, id: string, signal?: AbortSignal): Promise<{ record: JobRecord | undefined; index: number }> {
+    // Text PostgreSQL cannot hold names no stored job.
+    if (!holdable(namespace) || !holdable(id)) return { record: undefined, index: this.index.jobs };
+    const row = await this.readOne<{ idx: string; version: number | null; body: string | null }>(
+      "SELECT s.idx::text AS idx, j.version, j.body FROM svc_index s LEFT JOIN jobs j ON j.namespace = $1 AND j.id = $2 WHERE s.name = 'jobs'",
+      [namespace, id],
+      signal,
+    );
+    const index = Number(row.idx);
+    this.advance({ jobs: index });
+    return { record: row.body === null ? undefined : { entry: JSON.parse(row.body) as JobListEntry, version: row.version ?? 0 }, index };
+  }
+
+  async namespaces(signal?: AbortSignal): Promise<{ names: string[]; index: number }> {
+    const row = await this.readOne<{ idx: string; names: string[] }>(
+      "SELECT (SELECT idx FROM svc_index WHERE name = 'jobs')::text AS idx, coalesce(array_agg(name ORDER BY name), '{}') AS names FROM namespaces",
+      [],
+      signal,
+    );
+    const index = Number(row.idx);
+    this.advance({ jobs: index });
+    return { names: row.names, index };
+  }
+
+  /** The one row of a short read (one statement, through the connection queue, under the scan timeout). */
+  private async readOne<R extends pg.QueryResultRow>(sql: string, params: unknown[], signal: AbortSignal | undefined): Promise<R> {
+    const { client, release } = await this.connect(false, signal);
+    try {
+      await client.query(`SET statement_timeout = ${this.scanTimeoutMs}`);
+      const { rows } = await client.query<R>(sql, params);
+      return rows[0]!;
+    } finally {
+      await client.query("RESET statement_timeout").catch(() => undefined);
+      client.release();
+      release();
     }
   }
 
