@@ -33,7 +33,7 @@ let context: BrowserContext;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  const ctx = testContext([{ SecretID: TOKEN, Name: "reader", Capabilities: ["job:read"] }]);
+  const ctx = testContext([{ SecretID: TOKEN, Name: "reader", Capabilities: ["job:read", "node:read"] }]);
   app = await buildApp(ctx, { scheduler: new MemoryStore(new SchedulerState(generateDemo())) });
   await app.listen({ host: "127.0.0.1", port: 0 });
   base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
@@ -342,8 +342,8 @@ describe("the playground at /ui/", () => {
     await page.close();
   });
 
-  it("every example runs without an error, on both endpoints", async () => {
-    for (const endpoint of ["jobs", "deployments"]) {
+  it("every example runs without an error, on every endpoint", async () => {
+    for (const endpoint of ["jobs", "deployments", "allocations", "evaluations", "nodes"]) {
       const page = await open(hashOf({ filter: "", endpoint, namespace: "*" }));
       await settled(page);
       const examples = await page.locator("#examples option").evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value).filter((v) => v !== ""));

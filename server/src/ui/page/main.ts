@@ -45,6 +45,26 @@ export const EXAMPLES: Readonly<Record<Endpoint, readonly (readonly [label: stri
     ["a group with unhealthy allocations", "any TaskGroups as _, g { g.UnhealthyAllocs != 0 }"],
     ["canaries not promoted", 'any TaskGroups as name, g { g.DesiredCanaries != 0 and g.Promoted == false }'],
   ],
+  allocations: [
+    ["running", 'ClientStatus == "running"'],
+    ["failed or lost", 'ClientStatus == "failed" or ClientStatus == "lost"'],
+    ["a task that restarted", "any TaskStates as _, task { task.Restarts != 0 }"],
+    ["rescheduled", "RescheduleTracker is not nil"],
+    ["healthy in its deployment", "DeploymentStatus is not nil and DeploymentStatus.Healthy == true"],
+    ["on the nodes of dc1", 'NodeName matches "^client-dc1-"'],
+  ],
+  evaluations: [
+    ["blocked", 'Status == "blocked"'],
+    ["triggered by a registration", 'TriggeredBy == "job-register"'],
+    ["with failed placements", "FailedTGAllocs is not empty"],
+    ["allocations still queued", "any QueuedAllocations as _, n { n != 0 }"],
+  ],
+  nodes: [
+    ["ready and eligible", 'Status == "ready" and SchedulingEligibility == "eligible"'],
+    ["draining", "Drain == true"],
+    ["docker healthy", '"docker" in Drivers and Drivers["docker"].Healthy == true'],
+    ["linux on amd64", 'Attributes["kernel.name"] == "linux" and Attributes["cpu.arch"] == "amd64"'],
+  ],
 };
 
 let state: PageState = readHash(location.hash);
@@ -56,7 +76,9 @@ let writtenHash = "";
 let inflight: AbortController | undefined;
 let timer: ReturnType<typeof setTimeout> | undefined;
 
-const schemaOf = (endpoint: Endpoint): Schema => (endpoint === "jobs" ? schemas.job : schemas.deployment);
+/** The schema of each list's records (the server compiles its filters with the same). */
+const SCHEMAS: Readonly<Record<Endpoint, Schema>> = { jobs: schemas.job, deployments: schemas.deployment, allocations: schemas.allocation, evaluations: schemas.evaluation, nodes: schemas.node };
+const schemaOf = (endpoint: Endpoint): Schema => SCHEMAS[endpoint];
 
 function setControls(s: PageState): void {
   endpointInput.value = s.endpoint;

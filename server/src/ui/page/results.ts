@@ -69,6 +69,9 @@ export function curlCommand(origin: string, r: ListRequest, names: ApiHeaderName
 const COLUMNS: Readonly<Record<Endpoint, readonly string[]>> = {
   jobs: ["ID", "Name", "Namespace", "Type", "Status", "Priority", "Datacenters"],
   deployments: ["ID", "JobID", "Namespace", "Status", "JobVersion", "StatusDescription"],
+  allocations: ["ID", "Name", "Namespace", "NodeName", "ClientStatus", "DesiredStatus"],
+  evaluations: ["ID", "JobID", "Namespace", "Type", "TriggeredBy", "Status"],
+  nodes: ["ID", "Name", "Datacenter", "NodeClass", "Status", "SchedulingEligibility", "Drain"],
 };
 
 function cellText(v: unknown): string {

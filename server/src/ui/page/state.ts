@@ -4,7 +4,9 @@
  * never in the URL: it lives in session storage.
  */
 
-export type Endpoint = "jobs" | "deployments";
+/** The lists the page queries, in its menu's order. */
+export const ENDPOINTS = ["jobs", "deployments", "allocations", "evaluations", "nodes"] as const;
+export type Endpoint = (typeof ENDPOINTS)[number];
 
 export interface PageState {
   readonly filter: string;
@@ -32,7 +34,7 @@ export function readHash(hash: string): PageState {
   const endpoint = p.get("endpoint");
   return {
     filter: p.get("filter") ?? DEFAULT_STATE.filter,
-    endpoint: endpoint === "deployments" || endpoint === "jobs" ? endpoint : DEFAULT_STATE.endpoint,
+    endpoint: ENDPOINTS.includes(endpoint as Endpoint) ? (endpoint as Endpoint) : DEFAULT_STATE.endpoint,
     namespace: p.get("namespace") ?? DEFAULT_STATE.namespace,
     perPage: p.has("per_page") && Number.isInteger(perPage) && perPage >= 0 ? perPage : DEFAULT_STATE.perPage,
     pageToken: p.get("next_token") ?? "",
