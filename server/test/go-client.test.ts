@@ -3,7 +3,10 @@
  * by test/go-client/prepare.sh) against the server's bin with `--api-headers nomad`, on a loopback
  * port: a small program (test/go-client/main.go) lists with a filter, pages with PerPage/NextToken to
  * the end, blocks with WaitIndex and wakes on a registration, reads deployments, registers a job and
- * reads the event stream, each printing what the client made of the answers as JSON.
+ * reads the event stream; it lists allocations, nodes and evaluations (filters, pages, prefixes, the
+ * evaluations' `job` parameter, a blocking query that times out) and prints them as the client
+ * decoded them, each answer as JSON. The test's data file holds the records (support/go-client-records.ts)
+ * its expectations are computed from.
  *
  * The program is built once per content of its sources (main.go, go.mod, vendor/), cached under the
  * system's temporary folder, with Debian's Go (/usr/lib/go-1.23/bin/go) or `go` on PATH (1.23 or
@@ -18,6 +21,7 @@ import { killAll, start, stop, type Running } from "./server-process.js";
 import { metric } from "./support/event-streams.js";
 import { runChild } from "../../test/support/child.js";
 import { until } from "../../test/support/wait.js";
+import { ALLOCATIONS, EVALUATIONS, NODES, allocationView, evaluationView, nodeView } from "./support/go-client-records.js";
 
 const SOURCES = join(import.meta.dirname, "go-client");
 const DEBIAN_GO = "/usr/lib/go-1.23/bin/go";
@@ -97,6 +101,7 @@ const TOKENS = [
   { SecretID: "root-secret", Name: "root", Management: true, Capabilities: [] },
   { SecretID: "reader-secret", Name: "reader", Capabilities: ["job:read"] },
   { SecretID: "dev-reader-secret", Name: "dev reader", Capabilities: ["job:read@dev"] },
+  { SecretID: "node-reader-secret", Name: "node reader", Capabilities: ["node:read"] },
 ];
 const job = (id: string, namespace: string, type: string, i: number) => ({ ID: id, Name: id, Namespace: namespace, Type: type, Status: "running", Datacenters: ["dc1"], CreateIndex: 10 + i, ModifyIndex: 10 + i, JobModifyIndex: 10 + i });
 const JOBS = [
@@ -115,13 +120,49 @@ const deployment = (n: number, status: string, namespace = "default") => ({
 });
 const DEPLOYMENTS = [deployment(1, "successful"), deployment(2, "cancelled"), deployment(3, "successful"), deployment(4, "successful", "dev"), deployment(5, "successful")];
 
+/** An allocation, node or evaluation as the client decoded it (its api struct, encoded again by encoding/json). */
+type Decoded = Record<string, unknown> & { ID: string };
+type RecordPage = Meta & { items: Decoded[] };
+interface Keyed {
+  ID: string;
+  CreateIndex: number;
+  ModifyIndex: number;
+}
+const compareIds = (a: Keyed, b: Keyed): number => (a.ID < b.ID ? -1 : a.ID > b.ID ? 1 : 0);
+/** The server's order of allocations and evaluations: create index, then ID; their next tokens `CreateIndex.ID`. */
+const byCreateIndex = { compare: (a: Keyed, b: Keyed): number => a.CreateIndex - b.CreateIndex || compareIds(a, b), token: (r: Keyed): string => `${r.CreateIndex}.${r.ID}` };
+/** The server's order of nodes: ID; their next tokens the ID. */
+const byId = { compare: compareIds, token: (r: Keyed): string => r.ID };
+/** A list's index (X-Nomad-Index): the highest ModifyIndex of its records (nothing writes them here). */
+const indexOf = (records: readonly Keyed[]): number => Math.max(...records.map((r) => r.ModifyIndex));
+
+/**
+ * Checks a walk's pages against `records` (those the request selects): the server's `order`, `perPage`
+ * at a time (all at once for 0), each page sorted as the client's List sorts it (CreateIndex
+ * descending: AllocIndexSort, NodeIndexSort, EvalIndexSort), with the next page's first record's token,
+ * the list's `index`, and every item, field for field, as the client keeps the record (`view`).
+ */
+function expectWalk<T extends Keyed>(pages: RecordPage[], records: T[], perPage: number, order: typeof byId, index: number, view: (record: T) => object): void {
+  const sorted = [...records].sort(order.compare);
+  const size = perPage === 0 ? Math.max(1, sorted.length) : perPage;
+  const chunks: T[][] = [];
+  for (let i = 0; i < sorted.length || chunks.length === 0; i += size) chunks.push(sorted.slice(i, i + size));
+  expect(pages.map((p) => p.items.map((i) => i.ID))).toEqual(chunks.map((c) => [...c].sort((a, b) => b.CreateIndex - a.CreateIndex).map((r) => r.ID)));
+  expect(pages.map((p) => p.nextToken)).toEqual(chunks.map((_, i) => (i + 1 < chunks.length ? order.token(chunks[i + 1]![0]!) : "")));
+  const byID = new Map(records.map((r) => [r.ID, r]));
+  for (const page of pages) {
+    expect(page).toMatchObject({ lastIndex: index, knownLeader: true, lastContactMs: 0 });
+    for (const item of page.items) expect(item).toMatchObject(view(byID.get(item.ID)!));
+  }
+}
+
 describe.skipIf("reason" in found)("the scheduler's Go API client against --api-headers nomad", () => {
   let client = "";
   let server: Running;
   let svc: Running;
   beforeAll(async () => {
     const dir = mkdtempSync(join(tmpdir(), "filter-server-go-client-"));
-    writeFileSync(join(dir, "data.json"), JSON.stringify({ jobs: JOBS, deployments: DEPLOYMENTS }));
+    writeFileSync(join(dir, "data.json"), JSON.stringify({ jobs: JOBS, deployments: DEPLOYMENTS, allocations: ALLOCATIONS, nodes: NODES, evaluations: EVALUATIONS }));
     writeFileSync(join(dir, "tokens.json"), JSON.stringify(TOKENS));
     const common = ["--data", join(dir, "data.json"), "--acl-tokens", join(dir, "tokens.json")];
     // The seed's dialect without ACLs: what a client of the scheduler meets there.
@@ -206,6 +247,91 @@ describe.skipIf("reason" in found)("the scheduler's Go API client against --api-
     const deployments = await run<{ events: { topic: string; type: string; key: string; index: number; decoded: string }[] }>(server.api, "root-secret", "events", "-topic", "Deployment", "-index", String(registered.lastIndex - 1), "-count", "1");
     expect(deployments.events[0]).toMatchObject({ topic: "Deployment", index: registered.lastIndex });
     expect(deployments.events[0]?.decoded).toBe(deployments.events[0]?.key);
+  });
+
+  it("every allocation, node and evaluation decodes, each field the client has as the server sent it", async () => {
+    // A field of another JSON type than the client's struct makes its List fail (json: cannot unmarshal …).
+    const allocations = await run<{ pages: RecordPage[] }>(server.api, "root-secret", "walk", "-endpoint", "allocations", "-namespace", "*");
+    expectWalk(allocations.pages, [...ALLOCATIONS], 0, byCreateIndex, indexOf(ALLOCATIONS), allocationView);
+    const nodes = await run<{ pages: RecordPage[] }>(server.api, "root-secret", "walk", "-endpoint", "nodes");
+    expectWalk(nodes.pages, [...NODES], 0, byId, indexOf(NODES), nodeView);
+    const evaluations = await run<{ pages: RecordPage[] }>(server.api, "root-secret", "walk", "-endpoint", "evaluations", "-namespace", "*");
+    expectWalk(evaluations.pages, [...EVALUATIONS], 0, byCreateIndex, indexOf(EVALUATIONS), evaluationView);
+    // The nested structs arrived filled (not their zero values), and times and durations as sent.
+    const rich = allocations.pages[0]!.items.find((a) => a.ID === ALLOCATIONS[0]!.ID)!;
+    expect(rich).toMatchObject({ AllocatedResources: { Tasks: { web: { Cpu: { CpuShares: 500 } } } }, DeploymentStatus: { Healthy: true, Timestamp: ALLOCATIONS[0]!.DeploymentStatus!.Timestamp } });
+    expect(nodes.pages[0]!.items.find((n) => n.ID === NODES[0]!.ID)).toMatchObject({ NodeResources: { Devices: [{ Attributes: { clock: { Float: 1.59, Unit: "GHz" } } }] }, LastDrain: { Status: "draining" } });
+    expect(evaluations.pages[0]!.items.find((e) => e.ID === EVALUATIONS[4]!.ID)).toMatchObject({ Wait: 30_000_000_000, WaitUntil: EVALUATIONS[4]!.WaitUntil });
+  });
+
+  it("lists allocations with a filter on ClientStatus and a TaskStates key, paging with PerPage and NextToken to the end", async () => {
+    const filter = 'ClientStatus == "running" and "sidecar" in TaskStates';
+    const running = ALLOCATIONS.filter((a) => a.ClientStatus === "running" && a.TaskStates !== null && "sidecar" in a.TaskStates);
+    expect(running.length).toBe(3);
+    const { pages } = await run<{ pages: RecordPage[] }>(server.api, "reader-secret", "walk", "-endpoint", "allocations", "-namespace", "*", "-filter", filter, "-per-page", "2");
+    expectWalk(pages, running, 2, byCreateIndex, indexOf(ALLOCATIONS), allocationView);
+    // Into a task's state (the key's presence first: a selector through a missing key is an error).
+    const notRunning = ALLOCATIONS.filter((a) => a.TaskStates?.["worker"] !== undefined && a.TaskStates["worker"]!.State !== "running");
+    expect(notRunning.length).toBe(2);
+    const workers = await run<{ pages: RecordPage[] }>(server.api, "reader-secret", "walk", "-endpoint", "allocations", "-namespace", "*", "-filter", '"worker" in TaskStates and TaskStates.worker.State != "running"', "-per-page", "1");
+    expectWalk(workers.pages, notRunning, 1, byCreateIndex, indexOf(ALLOCATIONS), allocationView);
+    // Without a namespace: the default one; a token limited to dev sees dev's in every namespace.
+    const inDefault = await run<{ pages: RecordPage[] }>(server.api, "reader-secret", "walk", "-endpoint", "allocations", "-filter", filter);
+    expectWalk(inDefault.pages, running.filter((a) => a.Namespace === "default"), 0, byCreateIndex, indexOf(ALLOCATIONS), allocationView);
+    const dev = await run<{ pages: RecordPage[] }>(server.api, "dev-reader-secret", "walk", "-endpoint", "allocations", "-namespace", "*", "-per-page", "1");
+    expectWalk(dev.pages, ALLOCATIONS.filter((a) => a.Namespace === "dev"), 1, byCreateIndex, indexOf(ALLOCATIONS), allocationView);
+  });
+
+  it("lists nodes with a filter on a driver's health, paged, and by prefix (PrefixList), with node:read", async () => {
+    const filter = 'Status == "ready" and "docker" in Drivers and Drivers.docker.Healthy == true';
+    const healthy = NODES.filter((n) => n.Status === "ready" && n.Drivers?.["docker"]?.Healthy === true);
+    expect(healthy.length).toBe(3);
+    const { pages } = await run<{ pages: RecordPage[] }>(server.api, "node-reader-secret", "walk", "-endpoint", "nodes", "-filter", filter, "-per-page", "2");
+    expectWalk(pages, healthy, 2, byId, indexOf(NODES), nodeView);
+    // A partial UUID, in either case (the UUID index); the client's one request has no pages.
+    const f00d = NODES.filter((n) => n.ID.startsWith("f00d"));
+    expect(f00d.length).toBe(2);
+    for (const prefix of ["f00d", "F00D"]) {
+      const page = await run<RecordPage>(server.api, "node-reader-secret", "prefix-list", "-endpoint", "nodes", "-prefix", prefix);
+      expectWalk([page], f00d, 0, byId, indexOf(NODES), nodeView);
+    }
+    // Nodes are read with node:read, which job:read is not.
+    expect(await run(server.api, "reader-secret", "walk", "-endpoint", "nodes")).toEqual({ error: "Unexpected response code: 403 (Permission denied)" });
+  });
+
+  it("lists evaluations with a filter and with the legacy job= and status= parameters; job= with a filter is the client's 400 error", async () => {
+    const pending = EVALUATIONS.filter((e) => e.Status !== "complete");
+    const { pages } = await run<{ pages: RecordPage[] }>(server.api, "reader-secret", "walk", "-endpoint", "evaluations", "-namespace", "*", "-filter", 'Status != "complete"', "-per-page", "2");
+    expectWalk(pages, pending, 2, byCreateIndex, indexOf(EVALUATIONS), evaluationView);
+    // QueryOptions.Params: job= in the default namespace, in every one, for a token limited to dev; status=.
+    expect(EVALUATIONS.filter((e) => e.JobID === "api").length).toBe(3);
+    const cases: [token: string, args: string[], expected: (e: (typeof EVALUATIONS)[number]) => boolean][] = [
+      ["reader-secret", ["-param", "job=api"], (e) => e.JobID === "api" && e.Namespace === "default"],
+      ["reader-secret", ["-param", "job=api", "-namespace", "*"], (e) => e.JobID === "api"],
+      ["dev-reader-secret", ["-param", "job=api", "-namespace", "*"], (e) => e.JobID === "api" && e.Namespace === "dev"],
+      ["reader-secret", ["-param", "status=complete", "-per-page", "1"], (e) => e.Status === "complete" && e.Namespace === "default"],
+    ];
+    for (const [token, args, expected] of cases) {
+      const walked = await run<{ pages: RecordPage[] }>(server.api, token, "walk", "-endpoint", "evaluations", ...args);
+      const perPage = args.includes("-per-page") ? 1 : 0;
+      expectWalk(walked.pages, EVALUATIONS.filter(expected), perPage, byCreateIndex, indexOf(EVALUATIONS), evaluationView);
+    }
+    expect(await run(server.api, "reader-secret", "walk", "-endpoint", "evaluations", "-param", "job=api", "-filter", 'Status == "complete"')).toEqual({
+      error: "Unexpected response code: 400 (Filter expression cannot be used with other filter parameters)",
+    });
+  });
+
+  it("a blocking query on a list nothing writes returns after WaitTime with the same index", async () => {
+    // WaitIndex equal to the list's index: the server waits for WaitTime (plus up to 1/16 of it), then
+    // answers the same page with the same index (the verdict reads the index, not the time taken).
+    const [evaluations, nodes] = await Promise.all([
+      run<{ meta: Meta; items: Decoded[] }>(server.api, "reader-secret", "block", "-endpoint", "evaluations", "-index", String(indexOf(EVALUATIONS)), "-wait", "200ms"),
+      run<{ meta: Meta; items: Decoded[] }>(server.api, "node-reader-secret", "block", "-endpoint", "nodes", "-index", String(indexOf(NODES)), "-wait", "200ms"),
+    ]);
+    expect(evaluations.meta).toEqual({ lastIndex: indexOf(EVALUATIONS), nextToken: "", knownLeader: true, lastContactMs: 0 });
+    expect(evaluations.items.map((e) => e.ID).sort()).toEqual(EVALUATIONS.filter((e) => e.Namespace === "default").map((e) => e.ID).sort());
+    expect(nodes.meta).toEqual({ lastIndex: indexOf(NODES), nextToken: "", knownLeader: true, lastContactMs: 0 });
+    expect(nodes.items.map((n) => n.ID).sort()).toEqual(NODES.map((n) => n.ID).sort());
   });
 
   it("tokens: none or an unknown one is the client's 403 error", async () => {

@@ -3,8 +3,9 @@
 // an error the client returns is printed as {"error": "…"} (exit status 0: the test judges it), a bad
 // command line exits with status 2.
 //
-//	go-client -addr http://127.0.0.1:4646 [-token SECRET] walk -endpoint jobs|deployments [-namespace NS] [-filter F] [-per-page N]
-//	go-client -addr … block -index N [-wait 5m] [-filter F]
+//	go-client -addr http://127.0.0.1:4646 [-token SECRET] walk -endpoint E [-namespace NS] [-filter F] [-per-page N] [-prefix P] [-param K=V]…
+//	go-client -addr … prefix-list -endpoint allocations|nodes|evaluations -prefix P
+//	go-client -addr … block -index N [-wait 5m] [-endpoint E] [-filter F]
 //	go-client -addr … register -id ID [-namespace NS] [-count N]
 //	go-client -addr … events -index N -count K [-topic Job]
 package main
@@ -15,6 +16,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/nomad/api"
@@ -41,10 +43,12 @@ type Item struct {
 	Detail string `json:"detail"`
 }
 
-// Page is one answer of a walk.
+// Page is one answer of a walk: jobs and deployments as Items, allocations, nodes and evaluations as
+// the client decoded them (api.AllocationListStub, api.NodeListStub, api.Evaluation), encoded again
+// by encoding/json, in the order the client returns them (it sorts each page it receives).
 type Page struct {
 	Meta
-	Items []Item `json:"items"`
+	Items any `json:"items"`
 }
 
 func out(v any) {
@@ -81,34 +85,68 @@ func deploymentItems(ds []*api.Deployment) []Item {
 	return items
 }
 
+// endpoints names the lists a walk reads.
+const endpoints = "jobs, deployments, allocations, nodes or evaluations"
+
+// list reads one page of an endpoint with the client's List; its items (see Page) and their number.
+func list(client *api.Client, endpoint string, q *api.QueryOptions) (any, int, *api.QueryMeta, error) {
+	switch endpoint {
+	case "jobs":
+		stubs, meta, err := client.Jobs().List(q)
+		return jobItems(stubs), len(stubs), meta, err
+	case "deployments":
+		ds, meta, err := client.Deployments().List(q)
+		return deploymentItems(ds), len(ds), meta, err
+	case "allocations":
+		stubs, meta, err := client.Allocations().List(q)
+		return stubs, len(stubs), meta, err
+	case "nodes":
+		stubs, meta, err := client.Nodes().List(q)
+		return stubs, len(stubs), meta, err
+	case "evaluations":
+		evals, meta, err := client.Evaluations().List(q)
+		return evals, len(evals), meta, err
+	}
+	usage("-endpoint: %s, not %q", endpoints, endpoint)
+	return nil, 0, nil, nil
+}
+
+// params is a repeatable K=V flag: QueryOptions.Params.
+type params map[string]string
+
+func (p params) String() string { return fmt.Sprint(map[string]string(p)) }
+
+func (p params) Set(kv string) error {
+	k, v, ok := strings.Cut(kv, "=")
+	if !ok {
+		return fmt.Errorf("expected K=V, not %q", kv)
+	}
+	p[k] = v
+	return nil
+}
+
 // walk lists an endpoint page by page, following NextToken to the end.
 func walk(client *api.Client, args []string) {
 	fs := flag.NewFlagSet("walk", flag.ExitOnError)
-	endpoint := fs.String("endpoint", "jobs", "jobs or deployments")
+	endpoint := fs.String("endpoint", "jobs", endpoints)
 	namespace := fs.String("namespace", "", "namespace (* for all)")
 	filter := fs.String("filter", "", "filter expression")
 	perPage := fs.Int("per-page", 0, "page size")
+	prefix := fs.String("prefix", "", "QueryOptions.Prefix")
+	extra := params{}
+	fs.Var(extra, "param", "K=V, a query parameter (QueryOptions.Params), repeatable")
 	_ = fs.Parse(args)
-	q := &api.QueryOptions{Namespace: *namespace, Filter: *filter, PerPage: int32(*perPage)}
+	q := &api.QueryOptions{Namespace: *namespace, Filter: *filter, PerPage: int32(*perPage), Prefix: *prefix}
+	if len(extra) > 0 {
+		q.Params = extra
+	}
 	pages := []Page{}
 	for len(pages) < 10000 {
-		var page Page
-		switch *endpoint {
-		case "jobs":
-			stubs, meta, err := client.Jobs().List(q)
-			if err != nil {
-				fail(err)
-			}
-			page = Page{Meta: metaOf(meta), Items: jobItems(stubs)}
-		case "deployments":
-			ds, meta, err := client.Deployments().List(q)
-			if err != nil {
-				fail(err)
-			}
-			page = Page{Meta: metaOf(meta), Items: deploymentItems(ds)}
-		default:
-			usage("walk: -endpoint jobs or deployments, not %q", *endpoint)
+		items, _, meta, err := list(client, *endpoint, q)
+		if err != nil {
+			fail(err)
 		}
+		page := Page{Meta: metaOf(meta), Items: items}
 		pages = append(pages, page)
 		if page.NextToken == "" {
 			break
@@ -118,19 +156,45 @@ func walk(client *api.Client, args []string) {
 	out(map[string]any{"pages": pages})
 }
 
-// block asks the job list with WaitIndex and answers when the server does.
+// prefixList reads an endpoint with the client's PrefixList (one request: its default namespace, no paging).
+func prefixList(client *api.Client, args []string) {
+	fs := flag.NewFlagSet("prefix-list", flag.ExitOnError)
+	endpoint := fs.String("endpoint", "nodes", "allocations, nodes or evaluations")
+	prefix := fs.String("prefix", "", "the prefix")
+	_ = fs.Parse(args)
+	var items any
+	var meta *api.QueryMeta
+	var err error
+	switch *endpoint {
+	case "allocations":
+		items, meta, err = client.Allocations().PrefixList(*prefix)
+	case "nodes":
+		items, meta, err = client.Nodes().PrefixList(*prefix)
+	case "evaluations":
+		items, meta, err = client.Evaluations().PrefixList(*prefix)
+	default:
+		usage("prefix-list: -endpoint allocations, nodes or evaluations, not %q", *endpoint)
+	}
+	if err != nil {
+		fail(err)
+	}
+	out(Page{Meta: metaOf(meta), Items: items})
+}
+
+// block asks a list with WaitIndex and answers when the server does.
 func block(client *api.Client, args []string) {
 	fs := flag.NewFlagSet("block", flag.ExitOnError)
 	index := fs.Uint64("index", 0, "WaitIndex")
 	wait := fs.Duration("wait", 5*time.Minute, "WaitTime")
+	endpoint := fs.String("endpoint", "jobs", endpoints)
 	filter := fs.String("filter", "", "filter expression")
 	_ = fs.Parse(args)
 	start := time.Now()
-	stubs, meta, err := client.Jobs().List(&api.QueryOptions{WaitIndex: *index, WaitTime: *wait, Filter: *filter})
+	items, _, meta, err := list(client, *endpoint, &api.QueryOptions{WaitIndex: *index, WaitTime: *wait, Filter: *filter})
 	if err != nil {
 		fail(err)
 	}
-	out(map[string]any{"meta": metaOf(meta), "items": jobItems(stubs), "waitedMs": time.Since(start).Milliseconds()})
+	out(map[string]any{"meta": metaOf(meta), "items": items, "waitedMs": time.Since(start).Milliseconds()})
 }
 
 // register registers a small service job with the client's Jobs().Register.
@@ -214,7 +278,7 @@ func main() {
 	token := flag.String("token", "", "ACL token secret (sent as X-Nomad-Token)")
 	flag.Parse()
 	if *addr == "" || flag.NArg() == 0 {
-		usage("usage: go-client -addr URL [-token SECRET] walk|block|register|events [flags]")
+		usage("usage: go-client -addr URL [-token SECRET] walk|prefix-list|block|register|events [flags]")
 	}
 	config := api.DefaultConfig()
 	config.Address = *addr
@@ -227,6 +291,8 @@ func main() {
 	switch mode {
 	case "walk":
 		walk(client, rest)
+	case "prefix-list":
+		prefixList(client, rest)
 	case "block":
 		block(client, rest)
 	case "register":
