@@ -63,6 +63,8 @@ describe("a data file past a bound is refused at start, alike on both stores", (
     ["a negative ModifyIndex", job('"ModifyIndex":-1'), "jobs[0].ModifyIndex: expected an unsigned integer up to 9007199254740991, not -1"],
     ["a summary's ModifyIndex past 2^53", job('"JobSummary":{"ModifyIndex":18446744073709551615}'), "jobs[0].JobSummary.ModifyIndex: expected an unsigned integer up to 9007199254740991, not 18446744073709551615"],
     ["SubmitTime past int64", job('"SubmitTime":9223372036854775808'), "jobs[0].SubmitTime: expected an integer between -9223372036854775808 and 9223372036854775807, not 9223372036854775808"],
+    // int64's largest value is held as a double, 2^63, which the scheduler's client cannot decode.
+    ["SubmitTime a double rounds past int64", job('"SubmitTime":9223372036854775807'), "jobs[0].SubmitTime: expected an integer up to 9223372036854775807 as a double holds it, not 9223372036854775807 (held as 9223372036854775808)"],
     ["JobVersion past the PostgreSQL store's integer column", deployment('"JobVersion":1099511627776'), "deployments[0].JobVersion: expected an unsigned integer up to 2147483647, not 1099511627776"],
     ["Priority written 1.0", job('"Priority":1.0'), "jobs[0].Priority: expected an integer, not 1.0"],
     ["a group's Running written 1e2", job('"JobSummary":{"Summary":{"web":{"Running":1e2}}}'), "jobs[0].JobSummary.Summary.web.Running: expected an integer, not 1e2"],
@@ -106,7 +108,7 @@ describe("a data file within the bounds starts both stores, and both answer it a
       deployments: [{ ID: "d-1", JobID: "edge", JobVersion: 2147483647, CreateIndex: 7, TaskGroups: { web: { DesiredTotal: 2 } } }],
     })
       // Literals JSON.stringify cannot write: int64's bounds exactly, and a fraction where no integer goes.
-      .replace('"Priority":-1', '"Priority":-1,"SubmitTime":9223372036854775807,"Stop":false')
+      .replace('"Priority":-1', '"Priority":-1,"SubmitTime":9223372036854774784,"Stop":false')
       .replace('"Running":3', '"Running":3,"Lost":-9223372036854775808');
     const answers: Record<Kind, string[]> = { memory: [], postgres: [] };
     for (const kind of ["memory", "postgres"] as const) {

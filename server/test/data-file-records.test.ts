@@ -130,6 +130,10 @@ describe("a data file's allocations, nodes and evaluations", () => {
     [{ nodes: [{ ID: "n", Drain: "yes" }] }, "nodes[0].Drain: expected a boolean"],
     [{ evaluations: [{ ID: "e", QueuedAllocations: [1] }] }, "evaluations[0].QueuedAllocations: expected an object"],
     [{ evaluations: [{ ID: "e", WaitUntil: 5 }] }, "evaluations[0].WaitUntil: expected a time (RFC 3339 text)"],
+    [{ evaluations: [{ ID: "e", WaitUntil: "yesterday" }] }, 'evaluations[0].WaitUntil: expected a time (RFC 3339 text), not "yesterday"'],
+    [{ evaluations: [{ ID: "e", WaitUntil: "2023-11-14 22:13:20" }] }, "evaluations[0].WaitUntil: expected a time (RFC 3339 text)"],
+    [{ evaluations: [{ ID: "e", WaitUntil: "2023-02-29T22:13:20Z" }] }, "evaluations[0].WaitUntil: expected a time (RFC 3339 text)"],
+    [{ allocations: [{ ID: "a", CreateTime: 9223372036854775807 }] }, "allocations[0].CreateTime: expected an integer between -9223372036854775808 and 9223372036854775807, not 9223372036854776000"],
     [{ nodes: [{ Name: "no id" }] }, "nodes[0].ID: expected a non-empty string"],
     [{ evaluations: [{ ID: "e" }, { ID: "e" }] }, "evaluations: duplicate ID e"],
     [{ allocations: {} }, "allocations: expected an array"],
@@ -138,6 +142,12 @@ describe("a data file's allocations, nodes and evaluations", () => {
   ])("refuses %j: %s", (file, message) => {
     expect(() => snapshotFromData(file)).toThrow(DataFileError);
     expect(() => snapshotFromData(file)).toThrow(message);
+  });
+
+  it("takes RFC 3339 times as Go reads them: a fraction of up to 9 digits, Z or an offset, a leap day in a leap year", () => {
+    for (const time of ["2024-02-29T23:59:59Z", "2023-11-14T22:13:20.123456789+02:00", "0001-01-01T00:00:00Z"]) {
+      expect(snapshotFromData({ evaluations: [{ ID: "e", WaitUntil: time }] }).evaluations[0]!.WaitUntil).toBe(time);
+    }
   });
 
   it("a data directory seeded with them gives them back", async () => {

@@ -152,6 +152,8 @@ class Reader {
       this.fail(key, `${range.kind} ${range.min === 0n ? `up to ${range.max}` : `between ${range.min} and ${range.max}`}, not ${shown}`);
     }
     if (fraction) this.fail(key, `${range.kind}, not ${shown}`);
+    // The value is held (and answered) as a double: one rounded past the range would be out of it.
+    if (!within(BigInt(v), range)) this.fail(key, `${range.kind} up to ${range.max} as a double holds it, not ${shown} (held as ${BigInt(v)})`);
     return v;
   }
 
@@ -197,6 +199,20 @@ const JOB_FIELDS = new Set(["CreateIndex", "Datacenters", "ID", "JobModifyIndex"
 const DEPLOYMENT_FIELDS = new Set(["CreateIndex", "EvalPriority", "ID", "IsMultiregion", "JobCreateIndex", "JobID", "JobModifyIndex", "JobSpecModifyIndex", "JobVersion", "ModifyIndex", "Namespace", "Status", "StatusDescription", "TaskGroups"]);
 
 const UINT64 = intRange("an unsigned integer", 0n, 2n ** 64n - 1n, (v) => v >= 0 && v <= 2 ** 64 - 4096);
+/** Go's `time.RFC3339` as `time.Time`'s JSON decoder reads it (an optional fraction of up to 9 digits). */
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(?:Z|[+-](\d{2}):(\d{2}))$/;
+
+/** Whether the scheduler's client reads `text` as a time: RFC 3339, every field within its range. */
+function isRfc3339(text: string): boolean {
+  const m = RFC3339.exec(text);
+  if (m === null) return false;
+  const [year, month, day, hour, minute, second, offsetHours, offsetMinutes] = m.slice(1).map((part) => Number(part ?? 0)) as [number, number, number, number, number, number, number, number];
+  // The month's last day (setUTCFullYear: years below 100 are not taken for 19xx).
+  const last = new Date(0);
+  last.setUTCFullYear(year, month, 0);
+  return month >= 1 && month <= 12 && day >= 1 && day <= last.getUTCDate() && hour < 24 && minute < 60 && second < 60 && offsetHours < 24 && offsetMinutes < 60;
+}
+
 /** Go's zero `time.Time` as its JSON encoder writes it. */
 const ZERO_TIME = "0001-01-01T00:00:00Z";
 
@@ -239,7 +255,7 @@ function typedValue(r: Reader, key: string, type: Type, where: string): unknown 
       // time.Time: no field go-bexpr reads; on the wire an RFC 3339 text.
       if (Object.keys(type.fields).length === 0) {
         if (v === undefined || v === null) return ZERO_TIME;
-        return typeof v === "string" ? v : r.fail(key, "a time (RFC 3339 text)");
+        return typeof v === "string" && isRfc3339(v) ? v : r.fail(key, `a time (RFC 3339 text)${typeof v === "string" ? `, not ${JSON.stringify(v.slice(0, 40))}` : ""}`);
       }
       const o = r.obj(key) ?? {};
       return typedRecord(r.reader(o, key, `${where}.${key}`), type, `${where}.${key}`);
