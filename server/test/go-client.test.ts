@@ -334,6 +334,20 @@ describe.skipIf("reason" in found)("the scheduler's Go API client against --api-
     expect(nodes.items.map((n) => n.ID).sort()).toEqual(NODES.map((n) => n.ID).sort());
   });
 
+  it("reads a job with Jobs().Info, a 404 as the client's error, and the namespaces with Namespaces().List and PrefixList", async () => {
+    const held = JOBS.find((j) => j.ID === "web-dev")!;
+    const read = await run<{ meta: Meta; job: Record<string, unknown> }>(server.api, "dev-reader-secret", "info", "-namespace", held.Namespace, held.ID);
+    expect(read.job).toMatchObject({ ID: held.ID, Name: held.Name, Namespace: held.Namespace, Type: held.Type, Status: held.Status, Datacenters: held.Datacenters, CreateIndex: held.CreateIndex, ModifyIndex: held.ModifyIndex, Version: 0, Region: "global", Stop: false });
+    expect(read.meta.knownLeader).toBe(true);
+    expect(await run(server.api, "reader-secret", "info", held.ID)).toEqual({ error: "Unexpected response code: 404 (job not found)" });
+    expect(await run(server.api, "dev-reader-secret", "info", "api")).toEqual({ error: "Unexpected response code: 403 (Permission denied)" });
+    const names = (answer: { namespaces: { Name: string }[] }) => answer.namespaces.map((n) => n.Name);
+    const all = names(await run(server.api, "root-secret", "namespaces"));
+    for (const name of new Set(["default", ...JOBS.map((j) => j.Namespace)])) expect(all).toContain(name);
+    expect(names(await run(server.api, "dev-reader-secret", "namespaces"))).toEqual(["dev"]);
+    expect(names(await run(server.api, "root-secret", "namespaces", "-prefix", "de"))).toEqual(all.filter((n) => n.startsWith("de")));
+  });
+
   it("tokens: none or an unknown one is the client's 403 error", async () => {
     expect(await run(server.api, "", "walk")).toEqual({ error: "Unexpected response code: 403 (Permission denied)" });
     expect(await run(server.api, "nope", "walk")).toEqual({ error: "Unexpected response code: 403 (Permission denied)" });

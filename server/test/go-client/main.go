@@ -219,6 +219,42 @@ func register(client *api.Client, args []string) {
 	out(map[string]any{"lastIndex": meta.LastIndex, "jobModifyIndex": resp.JobModifyIndex, "evalID": resp.EvalID})
 }
 
+// info reads one job with the client's Jobs().Info and prints it as the client decoded it (api.Job).
+func info(client *api.Client, args []string) {
+	fs := flag.NewFlagSet("info", flag.ExitOnError)
+	namespace := fs.String("namespace", "", "namespace")
+	index := fs.Uint64("index", 0, "WaitIndex")
+	wait := fs.Duration("wait", 5*time.Minute, "WaitTime")
+	_ = fs.Parse(args)
+	if fs.NArg() != 1 {
+		usage("info [flags] JOB-ID")
+	}
+	job, meta, err := client.Jobs().Info(fs.Arg(0), &api.QueryOptions{Namespace: *namespace, WaitIndex: *index, WaitTime: *wait})
+	if err != nil {
+		fail(err)
+	}
+	out(map[string]any{"meta": metaOf(meta), "job": job})
+}
+
+// namespaces lists the namespaces with the client's Namespaces().List (or PrefixList with -prefix).
+func namespaces(client *api.Client, args []string) {
+	fs := flag.NewFlagSet("namespaces", flag.ExitOnError)
+	prefix := fs.String("prefix", "", "name prefix")
+	_ = fs.Parse(args)
+	var names []*api.Namespace
+	var meta *api.QueryMeta
+	var err error
+	if *prefix != "" {
+		names, meta, err = client.Namespaces().PrefixList(*prefix, nil)
+	} else {
+		names, meta, err = client.Namespaces().List(nil)
+	}
+	if err != nil {
+		fail(err)
+	}
+	out(map[string]any{"meta": metaOf(meta), "namespaces": names})
+}
+
 // events reads the event stream from an index until it has `count` events.
 func events(client *api.Client, args []string) {
 	fs := flag.NewFlagSet("events", flag.ExitOnError)
@@ -278,7 +314,7 @@ func main() {
 	token := flag.String("token", "", "ACL token secret (sent as X-Nomad-Token)")
 	flag.Parse()
 	if *addr == "" || flag.NArg() == 0 {
-		usage("usage: go-client -addr URL [-token SECRET] walk|prefix-list|block|register|events [flags]")
+		usage("usage: go-client -addr URL [-token SECRET] walk|prefix-list|block|register|info|namespaces|events [flags]")
 	}
 	config := api.DefaultConfig()
 	config.Address = *addr
@@ -297,6 +333,10 @@ func main() {
 		block(client, rest)
 	case "register":
 		register(client, rest)
+	case "info":
+		info(client, rest)
+	case "namespaces":
+		namespaces(client, rest)
 	case "events":
 		events(client, rest)
 	default:
