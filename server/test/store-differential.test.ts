@@ -1,5 +1,6 @@
 /**
  * Differential: the memory store and the PostgreSQL store hold the same generated jobs and deployments
+ * (and, in a second part, the allocations, evaluations and nodes of a world of support/hidden-worlds.ts)
  * (namespaces whose tokens do not sort like the list among them); random list requests (filters from a
  * small grammar, with evaluation errors, prefixes, pages, tokens taken from the data or made up, reverse,
  * an ACL token) get the same status, meta headers and body bytes from both. Parameters also hold what
@@ -14,6 +15,7 @@ import { serveStore, type PostgresCluster, type StoreServer } from "./support/po
 import { runCluster } from "./support/cluster.js";
 import { tokenHeader } from "../src/scheduler/tokens.js";
 import { runs } from "../../test/support/runs.js";
+import { listCaseArb, urlOf, worldArb, type ListPath } from "./support/hidden-worlds.js";
 
 const NAMESPACES = ["a", "a-", "a-b", "default", "prod"];
 const STATUSES = ["pending", "running", "dead"];
@@ -258,5 +260,42 @@ describe("memory and PostgreSQL stores answer alike", () => {
         token = memory.next;
       }
     }
+  });
+});
+
+describe("memory and PostgreSQL stores answer alike on allocations, evaluations and nodes", () => {
+  // One world of the ACL test's generators (support/hidden-worlds.ts), its left side as the data:
+  // allocations and evaluations in namespaces whose tokens do not sort like the list, IDs whose
+  // prefixes collide, fields some filters fail on; its tokens, and one that reads the nodes.
+  const [world] = fc.sample(worldArb.filter((w) => w.hidden.length > 0), { numRuns: 1, seed: 44 });
+  const tokens: AclToken[] = [...world!.tokens, { SecretID: "nodes", Capabilities: ["node:read"] }];
+  const stores: Partial<Record<"memory" | "postgres", StoreServer>> = {};
+  beforeAll(async () => {
+    for (const kind of ["memory", "postgres"] as const) stores[kind] = await serveStore(kind, cluster, world!.left, tokens);
+  });
+  afterAll(async () => {
+    await Promise.all(Object.values(stores).map((s) => s.close()));
+  });
+
+  it("random requests: filters, prefixes, job= and status=, pages, tokens, reverse, ACL tokens", async () => {
+    const statuses: Record<number, number> = {};
+    const paths = fc.constantFrom<ListPath>("/v1/allocations", "/v1/evaluations");
+    const nodes = fc.record({ filter: fc.constantFrom(undefined, "Drain == true", 'Status == "ready"', 'Attributes["kernel.name"] == "linux"'), perPage: fc.constantFrom(0, 1, 2), reverse: fc.boolean(), token: fc.constantFrom("nodes", "t0") });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          { weight: 5, arbitrary: paths.chain((path) => listCaseArb(world!, [path])).map((c) => ({ url: urlOf(c), token: c.token })) },
+          { weight: 1, arbitrary: nodes.map((n) => ({ url: `/v1/nodes?${new URLSearchParams({ per_page: String(n.perPage), reverse: String(n.reverse), ...(n.filter === undefined ? {} : { filter: n.filter }) })}`, token: n.token as string | undefined })) },
+        ),
+        async ({ url, token }) => {
+          const [memory, postgres] = await Promise.all([answer(stores.memory!, url, token), answer(stores.postgres!, url, token)]);
+          expect({ url, ...postgres }).toEqual({ url, ...memory });
+          statuses[memory.status] = (statuses[memory.status] ?? 0) + 1;
+        },
+      ),
+      { numRuns: runs(300) },
+    );
+    // Pages, filter errors and the ACL's refusals were all met.
+    for (const status of [200, 400, 403]) expect(statuses[status] ?? 0, JSON.stringify(statuses)).toBeGreaterThan(0);
   });
 });

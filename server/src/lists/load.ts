@@ -1,7 +1,7 @@
-import type { Snapshot } from "./records.js";
+import { RECORD_LISTS, type Snapshot } from "./records.js";
 import type { Deployment, DeploymentState, JobListEntry, JobRecord, JobSummary, TaskGroupSummary } from "./records.js";
 import { sortedBy } from "./orders.js";
-import { allocationsEndpoint, evaluationsEndpoint, jobsEndpoint, nodesEndpoint, type ListEndpoint } from "./endpoints.js";
+import { endpointOf, jobsEndpoint, type ListEndpoint } from "./endpoints.js";
 import { schemas, type RecordType, type Type } from "filter-expr";
 import { isObj, plainMap, type Obj } from "../object.js";
 import { splitArrayMember } from "./json-spans.js";
@@ -577,10 +577,11 @@ function snapshotOf(data: Obj, literals: TextLiterals | undefined, jobs: JobSour
     throw e;
   }
   for (const d of normalizedDeployments) index = Math.max(index, d.CreateIndex, d.ModifyIndex);
-  const [allocations, nodes, evaluations] = [allocationsEndpoint, nodesEndpoint, evaluationsEndpoint].map((endpoint) => {
-    const list = listRecords(data, literals, endpoint as ListEndpoint<unknown>, interner);
-    for (const item of list) index = Math.max(index, item["CreateIndex"] as number, item["ModifyIndex"] as number);
-    return list;
-  });
-  return { index, jobs: records, deployments: normalizedDeployments, allocations: allocations as never, nodes: nodes as never, evaluations: evaluations as never };
+  const snapshot: Snapshot = { index, jobs: records, deployments: normalizedDeployments, allocations: [], nodes: [], evaluations: [] };
+  for (const table of Object.values(RECORD_LISTS)) {
+    const list = listRecords(data, literals, endpointOf(table), interner);
+    for (const item of list) snapshot.index = Math.max(snapshot.index, item["CreateIndex"] as number, item["ModifyIndex"] as number);
+    (snapshot[table] as unknown[]) = list;
+  }
+  return snapshot;
 }

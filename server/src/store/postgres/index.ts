@@ -186,9 +186,10 @@ export class PostgresStore implements SchedulerStore {
       for (const r of snapshot.jobs) jobsIndex = Math.max(jobsIndex, r.entry.ModifyIndex, r.entry.JobSummary?.ModifyIndex ?? 0);
       let deploymentsIndex = 1;
       for (const d of snapshot.deployments) deploymentsIndex = Math.max(deploymentsIndex, d.ModifyIndex);
-      const listIndex = (items: readonly { ModifyIndex: number }[]): number => items.reduce((max, item) => Math.max(max, item.ModifyIndex), 1);
-      const others = { allocations: listIndex(snapshot.allocations), nodes: listIndex(snapshot.nodes), evaluations: listIndex(snapshot.evaluations) };
-      const raft = Math.max(1, snapshot.index, jobsIndex, deploymentsIndex, ...Object.values(others));
+      const indexes: Record<string, number> = { jobs: jobsIndex, deployments: deploymentsIndex };
+      for (const table of Object.values(RECORD_LISTS)) indexes[table] = snapshot[table].reduce((max, item) => Math.max(max, item.ModifyIndex), 1);
+      const raft = Math.max(1, snapshot.index, ...Object.values(indexes));
+      indexes["raft"] = raft;
       for (let i = 0; i < snapshot.jobs.length; i += BATCH) await insertJobs(client, snapshot.jobs.slice(i, i + BATCH));
       for (let i = 0; i < snapshot.deployments.length; i += BATCH) await insertDeployments(client, snapshot.deployments.slice(i, i + BATCH));
       const records = changesOf(snapshotOf({ allocations: snapshot.allocations, nodes: snapshot.nodes, evaluations: snapshot.evaluations })) as RecordChange[];
@@ -196,8 +197,9 @@ export class PostgresStore implements SchedulerStore {
       await client.query("INSERT INTO namespaces (name) SELECT DISTINCT namespace FROM jobs ON CONFLICT DO NOTHING");
       if (applies !== undefined) await client.query("INSERT INTO documents (name, body) VALUES ('applies', $1)", [JSON.stringify(applies)]);
       await client.query(
-        "UPDATE svc_index SET idx = CASE name WHEN 'raft' THEN $1::bigint WHEN 'jobs' THEN $2::bigint WHEN 'deployments' THEN $3::bigint WHEN 'allocations' THEN $4::bigint WHEN 'nodes' THEN $5::bigint WHEN 'evaluations' THEN $6::bigint ELSE 1 END",
-        [raft, jobsIndex, deploymentsIndex, others.allocations, others.nodes, others.evaluations],
+        // Every table's index and the raft index; any other row ('seeded') is 1.
+        "UPDATE svc_index s SET idx = coalesce((SELECT v.idx FROM unnest($1::text[], $2::bigint[]) AS v(name, idx) WHERE v.name = s.name), 1)",
+        [Object.keys(indexes), Object.values(indexes)],
       );
       await client.query("COMMIT");
       // The planner's statistics of the seed, before the first list (autovacuum would take a while).
