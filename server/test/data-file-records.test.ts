@@ -57,7 +57,7 @@ function recordOf(type: RecordType, depth: number): fc.Arbitrary<Record<string, 
 
 /** Whether `v` is a value of `type` as the server holds it: every field of a record there, of its kind. */
 function conforms(type: Type, v: unknown): boolean {
-  if (isTime(type)) return typeof v === "string";
+  if (isTime(type)) return typeof v === "string" || v === null;
   switch (type.kind) {
     case "string":
       return typeof v === "string";

@@ -257,10 +257,16 @@ describe.each<StoreKind>(["memory", "postgres"])("the %s store", (kind) => {
     const fresh = await serveStore(kind, cluster(), DATA);
     try {
       const blocked = fetch(`${fresh.base}/v1/deployments?index=1009&wait=20s&namespace=web`);
-      const put = (body: unknown) => fetch(`${fresh.base}/v1/jobs`, { method: "PUT", body: JSON.stringify(body) });
-      const first = (await (await put({ Job: { ID: "api", Namespace: "web", TaskGroups: [{ Name: "g", Count: 2 }] } })).json()) as { Index: number };
-      expect(first.Index).toBe(1010);
+      // Blocking reads of a job not yet registered, and of the evaluations: both wake with the write.
       const job = fetch(`${fresh.base}/v1/job/api?namespace=web&index=1009&wait=20s`);
+      const evaluation = fetch(`${fresh.base}/v1/evaluations?namespace=web&index=1009&wait=20s`);
+      const put = (body: unknown) => fetch(`${fresh.base}/v1/jobs`, { method: "PUT", body: JSON.stringify(body) });
+      const first = (await (await put({ Job: { ID: "api", Namespace: "web", TaskGroups: [{ Name: "g", Count: 2 }] } })).json()) as { Index: number; EvalID: string; EvalCreateIndex: number };
+      expect(first.Index).toBe(1010);
+      // The registration's evaluation is listed, and a blocking query on the evaluations wakes with it.
+      const evaluations = await evaluation;
+      expect(evaluations.headers.get("x-svc-index")).toBe("1010");
+      expect(await evaluations.json()).toMatchObject([{ ID: first.EvalID, JobID: "api", Namespace: "web", TriggeredBy: "job-register", Status: "complete", QueuedAllocations: { g: 2 }, CreateIndex: first.EvalCreateIndex, JobModifyIndex: 1010 }]);
       const woke = await blocked;
       expect(woke.headers.get("x-svc-index")).toBe("1010");
       const info = await job;
@@ -278,6 +284,13 @@ describe.each<StoreKind>(["memory", "postgres"])("the %s store", (kind) => {
       expect(deployments.map((d) => [d.JobVersion, d.Status, d.StatusDescription])).toEqual([
         [0, "cancelled", "Cancelled due to newer version of job"],
         [1, "running", "Deployment is running"],
+      ]);
+      // Each registration made its evaluation.
+      const both = await fetch(`${fresh.base}/v1/evaluations?namespace=web`);
+      expect(both.headers.get("x-svc-index")).toBe("1011");
+      expect(((await both.json()) as { CreateIndex: number; QueuedAllocations: unknown }[]).map((e) => [e.CreateIndex, e.QueuedAllocations])).toEqual([
+        [1010, { g: 2 }],
+        [1011, { g: 3 }],
       ]);
     } finally {
       await fresh.close();

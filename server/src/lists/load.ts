@@ -213,13 +213,12 @@ function isRfc3339(text: string): boolean {
   return month >= 1 && month <= 12 && day >= 1 && day <= last.getUTCDate() && hour < 24 && minute < 60 && second < 60 && offsetHours < 24 && offsetMinutes < 60;
 }
 
-/** Go's zero `time.Time` as its JSON encoder writes it. */
-const ZERO_TIME = "0001-01-01T00:00:00Z";
 
 /**
  * The value at `key` of `r`'s object (or array) as a value of `type`, the Go kind the scheduler's
  * struct gives it: absent or null is the kind's zero value (`""`, 0, false, null for a nil slice, map
- * or pointer, a struct of zero values, the zero time); a value of another kind is the file's mistake.
+ * or pointer, a struct of zero values, null for the zero time as the scheduler writes it); a value of
+ * another kind is the file's mistake.
  */
 function typedValue(r: Reader, key: string, type: Type, where: string): unknown {
   const v = r.raw(key);
@@ -254,7 +253,8 @@ function typedValue(r: Reader, key: string, type: Type, where: string): unknown 
     case "record": {
       // time.Time: no field go-bexpr reads; on the wire an RFC 3339 text.
       if (Object.keys(type.fields).length === 0) {
-        if (v === undefined || v === null) return ZERO_TIME;
+        // The scheduler's JSON encoder (go-msgpack's) writes a zero time as null.
+        if (v === undefined || v === null) return null;
         return typeof v === "string" && isRfc3339(v) ? v : r.fail(key, `a time (RFC 3339 text)${typeof v === "string" ? `, not ${JSON.stringify(v.slice(0, 40))}` : ""}`);
       }
       const o = r.obj(key) ?? {};

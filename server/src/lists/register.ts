@@ -5,7 +5,7 @@ import { JobReader, utf8Bytes, wellFormed, type TextRule } from "./decode.js";
 import { JOB_LIMITS, MAX_INTEGER, NAMESPACE_NAME } from "./job-limits.js";
 import { literalsWithin, numberLiterals, sourceOf } from "./json-literals.js";
 import { JOB_TYPES, TERMINAL_DEPLOYMENT_STATUSES } from "./records.js";
-import type { Deployment, DeploymentState, JobListEntry, JobRecord, TaskGroupSummary } from "./records.js";
+import type { Deployment, DeploymentState, Evaluation, JobListEntry, JobRecord, TaskGroupSummary } from "./records.js";
 import { dict, isObj, own, type Obj } from "../object.js";
 
 /** The part of a job definition (`PUT /v1/jobs` body `{"Job": {...}}`) the list entry is made of. */
@@ -305,6 +305,49 @@ function listEntry(spec: JobSpec, previous: JobRecord | undefined, index: number
  * for a service job a new deployment, cancelling the job's previous active one. A namespace the
  * scheduler would refuse is a BadRequest (see `checkNamespace`).
  */
+/**
+ * The evaluation a registration at `index` creates (`TriggeredBy` `job-register`, `job-deregister` for a
+ * stop), as the scheduler leaves it once its scheduler has run: complete, every task group's
+ * allocations queued (this server places none; the job's summary queues them too).
+ */
+function registrationEvaluation(spec: JobSpec, index: number, nowMs: number): Evaluation {
+  const nanos = nowMs * 1e6;
+  return {
+    ID: randomUUID(),
+    Namespace: spec.Namespace,
+    Priority: spec.Priority,
+    Type: spec.Type,
+    TriggeredBy: spec.Stop ? "job-deregister" : "job-register",
+    JobID: spec.ID,
+    JobModifyIndex: index,
+    NodeID: "",
+    NodeModifyIndex: 0,
+    DeploymentID: "",
+    Status: "complete",
+    StatusDescription: "",
+    Wait: 0,
+    WaitUntil: null,
+    NextEval: "",
+    PreviousEval: "",
+    BlockedEval: "",
+    RelatedEvals: null,
+    FailedTGAllocs: null,
+    PlanAnnotations: null,
+    ClassEligibility: null,
+    QuotaLimitReached: "",
+    MissingNonNodeResources: null,
+    EscapedComputedClass: false,
+    AnnotatePlan: false,
+    QueuedAllocations: spec.Stop ? null : Object.fromEntries(spec.TaskGroups.map((g) => [g.Name, g.Count])),
+    LeaderACL: "",
+    SnapshotIndex: index,
+    CreateIndex: index,
+    ModifyIndex: index,
+    CreateTime: nanos,
+    ModifyTime: nanos,
+  };
+}
+
 /** What planning a registration reads of the state: the job as it is, and its deployments. */
 export interface RegistrationView {
   job(namespace: string, id: string): JobRecord | undefined;
@@ -378,12 +421,14 @@ export function planRegistration(state: RegistrationView, spec: JobSpec, index: 
       },
     });
   }
-  const evaluates = !launches;
+  // A periodic or parameterized job is only launched later; any other registration is evaluated.
+  const evaluation = launches ? undefined : registrationEvaluation(spec, index, nowMs);
+  if (evaluation !== undefined) changes.push({ kind: "evaluation", item: evaluation });
   return {
     changes,
     result: {
-      EvalCreateIndex: evaluates ? index : 0,
-      EvalID: evaluates ? randomUUID() : "",
+      EvalCreateIndex: evaluation === undefined ? 0 : index,
+      EvalID: evaluation?.ID ?? "",
       Index: index,
       JobModifyIndex: index,
       KnownLeader: false,

@@ -543,6 +543,9 @@ export class PostgresStore implements SchedulerStore {
         await insertDeployments(client, deployments);
         touched.deployments = index;
       }
+      const records = changes.filter((c): c is RecordChange => Object.hasOwn(RECORD_LISTS, c.kind));
+      await insertRecords(client, records);
+      for (const c of records) touched[RECORD_LISTS[c.kind]] = index;
       await client.query("UPDATE svc_index SET idx = $1 WHERE name = ANY($2::text[])", [index, Object.keys(touched).filter((k) => k !== "raft")]);
       await logChanges(client, index, changes, this.changeLogWrites);
       await client.query("SELECT pg_notify($1, $2)", [INDEX_CHANNEL, JSON.stringify(touched)]);

@@ -4,7 +4,7 @@
  * in `svc_index`. As deployments: the list's key as one bytewise column (`ord`, or the UUID `id` for
  * nodes and for `prefix`), the document as jsonb for filters (a GIN `jsonb_path_ops` index) and as the
  * exact JSON text the list answers with, and a btree on each text-indexed field of the endpoint
- * (`textIndexed` in `lists/endpoints.ts`) followed by the list's key.
+ * (`textIndexed` in `lists/endpoints.ts`) followed by the list's key. The change log takes their kinds.
  */
 export const name = "allocations, evaluations and nodes";
 
@@ -46,6 +46,10 @@ CREATE TABLE nodes (
 CREATE INDEX nodes_status_id ON nodes ((doc #>> '{Status}'::text[]), id);
 CREATE INDEX nodes_name_id ON nodes ((doc #>> '{Name}'::text[]), id);
 CREATE INDEX nodes_doc ON nodes USING gin (doc jsonb_path_ops);
+
+-- a registration's evaluation is logged with the write (the other kinds only a seed writes)
+ALTER TABLE change_log DROP CONSTRAINT change_log_kind_check;
+ALTER TABLE change_log ADD CONSTRAINT change_log_kind_check CHECK (kind IN ('job', 'deployment', 'allocation', 'node', 'evaluation'));
 
 ALTER TABLE allocations ALTER COLUMN doc SET STATISTICS 1000;
 ALTER TABLE evaluations ALTER COLUMN doc SET STATISTICS 1000;
