@@ -160,16 +160,23 @@ describe.skipIf("reason" in found)("the scheduler's Go API client against --api-
   let client = "";
   let server: Running;
   let svc: Running;
+  /** A server of the same data that no test writes to: its allocations, nodes and evaluations stay the data file's. */
+  let records: Running;
   beforeAll(async () => {
     const dir = mkdtempSync(join(tmpdir(), "filter-server-go-client-"));
     writeFileSync(join(dir, "data.json"), JSON.stringify({ jobs: JOBS, deployments: DEPLOYMENTS, allocations: ALLOCATIONS, nodes: NODES, evaluations: EVALUATIONS }));
     writeFileSync(join(dir, "tokens.json"), JSON.stringify(TOKENS));
     const common = ["--data", join(dir, "data.json"), "--acl-tokens", join(dir, "tokens.json")];
     // The seed's dialect without ACLs: what a client of the scheduler meets there.
-    [client, server, svc] = await Promise.all([buildClient((found as { go: string }).go), start([...common, "--api-headers", "nomad"]), start(["--data", join(dir, "data.json")])]);
+    [client, server, svc, records] = await Promise.all([
+      buildClient((found as { go: string }).go),
+      start([...common, "--api-headers", "nomad"]),
+      start(["--data", join(dir, "data.json")]),
+      start([...common, "--api-headers", "nomad"]),
+    ]);
   });
   afterAll(async () => {
-    await Promise.all([server, svc].filter((s) => s !== undefined).map(stop));
+    await Promise.all([server, svc, records].filter((s) => s !== undefined).map(stop));
     killAll();
   });
 
@@ -251,11 +258,11 @@ describe.skipIf("reason" in found)("the scheduler's Go API client against --api-
 
   it("every allocation, node and evaluation decodes, each field the client has as the server sent it", async () => {
     // A field of another JSON type than the client's struct makes its List fail (json: cannot unmarshal …).
-    const allocations = await run<{ pages: RecordPage[] }>(server.api, "root-secret", "walk", "-endpoint", "allocations", "-namespace", "*");
+    const allocations = await run<{ pages: RecordPage[] }>(records.api, "root-secret", "walk", "-endpoint", "allocations", "-namespace", "*");
     expectWalk(allocations.pages, [...ALLOCATIONS], 0, byCreateIndex, indexOf(ALLOCATIONS), allocationView);
-    const nodes = await run<{ pages: RecordPage[] }>(server.api, "root-secret", "walk", "-endpoint", "nodes");
+    const nodes = await run<{ pages: RecordPage[] }>(records.api, "root-secret", "walk", "-endpoint", "nodes");
     expectWalk(nodes.pages, [...NODES], 0, byId, indexOf(NODES), nodeView);
-    const evaluations = await run<{ pages: RecordPage[] }>(server.api, "root-secret", "walk", "-endpoint", "evaluations", "-namespace", "*");
+    const evaluations = await run<{ pages: RecordPage[] }>(records.api, "root-secret", "walk", "-endpoint", "evaluations", "-namespace", "*");
     expectWalk(evaluations.pages, [...EVALUATIONS], 0, byCreateIndex, indexOf(EVALUATIONS), evaluationView);
     // The nested structs arrived filled (not their zero values), and times and durations as sent.
     const rich = allocations.pages[0]!.items.find((a) => a.ID === ALLOCATIONS[0]!.ID)!;
@@ -268,17 +275,17 @@ describe.skipIf("reason" in found)("the scheduler's Go API client against --api-
     const filter = 'ClientStatus == "running" and "sidecar" in TaskStates';
     const running = ALLOCATIONS.filter((a) => a.ClientStatus === "running" && a.TaskStates !== null && "sidecar" in a.TaskStates);
     expect(running.length).toBe(3);
-    const { pages } = await run<{ pages: RecordPage[] }>(server.api, "reader-secret", "walk", "-endpoint", "allocations", "-namespace", "*", "-filter", filter, "-per-page", "2");
+    const { pages } = await run<{ pages: RecordPage[] }>(records.api, "reader-secret", "walk", "-endpoint", "allocations", "-namespace", "*", "-filter", filter, "-per-page", "2");
     expectWalk(pages, running, 2, byCreateIndex, indexOf(ALLOCATIONS), allocationView);
     // Into a task's state (the key's presence first: a selector through a missing key is an error).
     const notRunning = ALLOCATIONS.filter((a) => a.TaskStates?.["worker"] !== undefined && a.TaskStates["worker"]!.State !== "running");
     expect(notRunning.length).toBe(2);
-    const workers = await run<{ pages: RecordPage[] }>(server.api, "reader-secret", "walk", "-endpoint", "allocations", "-namespace", "*", "-filter", '"worker" in TaskStates and TaskStates.worker.State != "running"', "-per-page", "1");
+    const workers = await run<{ pages: RecordPage[] }>(records.api, "reader-secret", "walk", "-endpoint", "allocations", "-namespace", "*", "-filter", '"worker" in TaskStates and TaskStates.worker.State != "running"', "-per-page", "1");
     expectWalk(workers.pages, notRunning, 1, byCreateIndex, indexOf(ALLOCATIONS), allocationView);
     // Without a namespace: the default one; a token limited to dev sees dev's in every namespace.
-    const inDefault = await run<{ pages: RecordPage[] }>(server.api, "reader-secret", "walk", "-endpoint", "allocations", "-filter", filter);
+    const inDefault = await run<{ pages: RecordPage[] }>(records.api, "reader-secret", "walk", "-endpoint", "allocations", "-filter", filter);
     expectWalk(inDefault.pages, running.filter((a) => a.Namespace === "default"), 0, byCreateIndex, indexOf(ALLOCATIONS), allocationView);
-    const dev = await run<{ pages: RecordPage[] }>(server.api, "dev-reader-secret", "walk", "-endpoint", "allocations", "-namespace", "*", "-per-page", "1");
+    const dev = await run<{ pages: RecordPage[] }>(records.api, "dev-reader-secret", "walk", "-endpoint", "allocations", "-namespace", "*", "-per-page", "1");
     expectWalk(dev.pages, ALLOCATIONS.filter((a) => a.Namespace === "dev"), 1, byCreateIndex, indexOf(ALLOCATIONS), allocationView);
   });
 
@@ -286,22 +293,22 @@ describe.skipIf("reason" in found)("the scheduler's Go API client against --api-
     const filter = 'Status == "ready" and "docker" in Drivers and Drivers.docker.Healthy == true';
     const healthy = NODES.filter((n) => n.Status === "ready" && n.Drivers?.["docker"]?.Healthy === true);
     expect(healthy.length).toBe(3);
-    const { pages } = await run<{ pages: RecordPage[] }>(server.api, "node-reader-secret", "walk", "-endpoint", "nodes", "-filter", filter, "-per-page", "2");
+    const { pages } = await run<{ pages: RecordPage[] }>(records.api, "node-reader-secret", "walk", "-endpoint", "nodes", "-filter", filter, "-per-page", "2");
     expectWalk(pages, healthy, 2, byId, indexOf(NODES), nodeView);
     // A partial UUID, in either case (the UUID index); the client's one request has no pages.
     const f00d = NODES.filter((n) => n.ID.startsWith("f00d"));
     expect(f00d.length).toBe(2);
     for (const prefix of ["f00d", "F00D"]) {
-      const page = await run<RecordPage>(server.api, "node-reader-secret", "prefix-list", "-endpoint", "nodes", "-prefix", prefix);
+      const page = await run<RecordPage>(records.api, "node-reader-secret", "prefix-list", "-endpoint", "nodes", "-prefix", prefix);
       expectWalk([page], f00d, 0, byId, indexOf(NODES), nodeView);
     }
     // Nodes are read with node:read, which job:read is not.
-    expect(await run(server.api, "reader-secret", "walk", "-endpoint", "nodes")).toEqual({ error: "Unexpected response code: 403 (Permission denied)" });
+    expect(await run(records.api, "reader-secret", "walk", "-endpoint", "nodes")).toEqual({ error: "Unexpected response code: 403 (Permission denied)" });
   });
 
   it("lists evaluations with a filter and with the legacy job= and status= parameters; job= with a filter is the client's 400 error", async () => {
     const pending = EVALUATIONS.filter((e) => e.Status !== "complete");
-    const { pages } = await run<{ pages: RecordPage[] }>(server.api, "reader-secret", "walk", "-endpoint", "evaluations", "-namespace", "*", "-filter", 'Status != "complete"', "-per-page", "2");
+    const { pages } = await run<{ pages: RecordPage[] }>(records.api, "reader-secret", "walk", "-endpoint", "evaluations", "-namespace", "*", "-filter", 'Status != "complete"', "-per-page", "2");
     expectWalk(pages, pending, 2, byCreateIndex, indexOf(EVALUATIONS), evaluationView);
     // QueryOptions.Params: job= in the default namespace, in every one, for a token limited to dev; status=.
     expect(EVALUATIONS.filter((e) => e.JobID === "api").length).toBe(3);
@@ -312,11 +319,11 @@ describe.skipIf("reason" in found)("the scheduler's Go API client against --api-
       ["reader-secret", ["-param", "status=complete", "-per-page", "1"], (e) => e.Status === "complete" && e.Namespace === "default"],
     ];
     for (const [token, args, expected] of cases) {
-      const walked = await run<{ pages: RecordPage[] }>(server.api, token, "walk", "-endpoint", "evaluations", ...args);
+      const walked = await run<{ pages: RecordPage[] }>(records.api, token, "walk", "-endpoint", "evaluations", ...args);
       const perPage = args.includes("-per-page") ? 1 : 0;
       expectWalk(walked.pages, EVALUATIONS.filter(expected), perPage, byCreateIndex, indexOf(EVALUATIONS), evaluationView);
     }
-    expect(await run(server.api, "reader-secret", "walk", "-endpoint", "evaluations", "-param", "job=api", "-filter", 'Status == "complete"')).toEqual({
+    expect(await run(records.api, "reader-secret", "walk", "-endpoint", "evaluations", "-param", "job=api", "-filter", 'Status == "complete"')).toEqual({
       error: "Unexpected response code: 400 (Filter expression cannot be used with other filter parameters)",
     });
   });
@@ -325,8 +332,8 @@ describe.skipIf("reason" in found)("the scheduler's Go API client against --api-
     // WaitIndex equal to the list's index: the server waits for WaitTime (plus up to 1/16 of it), then
     // answers the same page with the same index (the verdict reads the index, not the time taken).
     const [evaluations, nodes] = await Promise.all([
-      run<{ meta: Meta; items: Decoded[] }>(server.api, "reader-secret", "block", "-endpoint", "evaluations", "-index", String(indexOf(EVALUATIONS)), "-wait", "200ms"),
-      run<{ meta: Meta; items: Decoded[] }>(server.api, "node-reader-secret", "block", "-endpoint", "nodes", "-index", String(indexOf(NODES)), "-wait", "200ms"),
+      run<{ meta: Meta; items: Decoded[] }>(records.api, "reader-secret", "block", "-endpoint", "evaluations", "-index", String(indexOf(EVALUATIONS)), "-wait", "200ms"),
+      run<{ meta: Meta; items: Decoded[] }>(records.api, "node-reader-secret", "block", "-endpoint", "nodes", "-index", String(indexOf(NODES)), "-wait", "200ms"),
     ]);
     expect(evaluations.meta).toEqual({ lastIndex: indexOf(EVALUATIONS), nextToken: "", knownLeader: true, lastContactMs: 0 });
     expect(evaluations.items.map((e) => e.ID).sort()).toEqual(EVALUATIONS.filter((e) => e.Namespace === "default").map((e) => e.ID).sort());

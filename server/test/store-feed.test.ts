@@ -133,10 +133,11 @@ describe("the feed of two stores on one database", () => {
     expect(first.changes.map((ch) => [ch.kind, ch.previous === undefined])).toEqual([
       ["job", true],
       ["deployment", true],
+      ["evaluation", true],
     ]);
     const firstJob = first.changes[0]!;
     const firstDeployment = first.changes[1]!;
-    expect(second.changes.map((ch) => ch.kind)).toEqual(["job", "deployment", "deployment"]);
+    expect(second.changes.map((ch) => ch.kind)).toEqual(["job", "deployment", "deployment", "evaluation"]);
     expect(second.changes[0]!.previous).toEqual(firstJob.kind === "job" ? firstJob.record.entry : undefined);
     const cancelled = second.changes[1]!;
     expect(cancelled.kind === "deployment" && cancelled.deployment.Status).toBe("cancelled");
