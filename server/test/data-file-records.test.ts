@@ -13,6 +13,7 @@ import { schemas, type RecordType, type Type } from "filter-expr";
 import { describe, expect, it } from "vitest";
 import { DataFileError, snapshotFromData } from "../src/lists/load.js";
 import { LevelPersistence } from "../src/store/memory/persist.js";
+import { withZeros } from "../src/lists/records.js";
 import { runs } from "../../test/support/runs.js";
 
 const LISTS = { allocations: schemas.allocation, nodes: schemas.node, evaluations: schemas.evaluation } as const;
@@ -114,6 +115,19 @@ describe("a data file's allocations, nodes and evaluations", () => {
         expect(JSON.stringify(again)).toBe(JSON.stringify(read));
       }),
       { numRuns: runs(60) },
+    );
+  });
+
+  it.each(Object.keys(LISTS) as List[])("%s made by the server (withZeros) are what a data file of the same fields reads", (list) => {
+    fc.assert(
+      fc.property(fileOf(list), (file) => {
+        const read = snapshotFromData(JSON.parse(JSON.stringify(file)))[list] as Record<string, unknown>[];
+        for (const record of read) expect(JSON.stringify(withZeros(LISTS[list], record))).toBe(JSON.stringify(record));
+        const made = withZeros<Record<string, unknown>>(LISTS[list], { ID: "x", Namespace: "default" });
+        expect(conforms(LISTS[list], made)).toBe(true);
+        expect(JSON.stringify(snapshotFromData({ [list]: [{ ID: "x" }] })[list][0])).toBe(JSON.stringify(list === "nodes" ? withZeros(LISTS[list], { ID: "x" }) : made));
+      }),
+      { numRuns: runs(20) },
     );
   });
 

@@ -8,8 +8,8 @@
  * Deterministic: the same snapshot gives the same records (no clock, no randomness beyond the
  * snapshot's seed).
  */
-import type { AllocationListStub, Evaluation, NodeListStub, TaskState } from "filter-expr";
-import type { JobListEntry, Snapshot } from "../lists/records.js";
+import { schemas, type AllocationListStub, type Evaluation, type NodeListStub, type TaskState } from "filter-expr";
+import { withZeros, type JobListEntry, type Snapshot } from "../lists/records.js";
 
 /** 2023-11-14T22:13:20Z, the demo data's epoch (generate.ts). */
 const EPOCH_TEXT = "2023-11-14T22:13:20Z";
@@ -180,41 +180,24 @@ export function demoAllocations(snapshot: Snapshot, nodes: readonly NodeListStub
 /** Demo evaluations: the registration of each job the allocations belong to, one blocked, and a core one. */
 export function demoEvaluations(snapshot: Snapshot): Evaluation[] {
   const jobs = pickJobs(snapshot);
-  const evaluation = (id: string, job: JobListEntry | undefined, extra: Partial<Evaluation>): Evaluation => ({
-    ID: id,
-    Namespace: job?.Namespace ?? "-",
-    Priority: job?.Priority ?? 200,
-    Type: job?.Type ?? "_core",
-    TriggeredBy: "job-register",
-    JobID: job?.ID ?? "job-gc",
-    JobModifyIndex: job?.JobModifyIndex ?? 0,
-    NodeID: "",
-    NodeModifyIndex: 0,
-    DeploymentID: "",
-    Status: "complete",
-    StatusDescription: "",
-    Wait: 0,
-    WaitUntil: null,
-    NextEval: "",
-    PreviousEval: "",
-    BlockedEval: "",
-    RelatedEvals: null,
-    FailedTGAllocs: null,
-    PlanAnnotations: null,
-    ClassEligibility: null,
-    QuotaLimitReached: "",
-    MissingNonNodeResources: null,
-    EscapedComputedClass: false,
-    AnnotatePlan: false,
-    QueuedAllocations: job ? Object.fromEntries(groupsOf(job).map((g) => [g, 0])) : null,
-    LeaderACL: "",
-    SnapshotIndex: (job?.ModifyIndex ?? snapshot.index) + 1,
-    CreateIndex: (job?.ModifyIndex ?? snapshot.index) + 1,
-    ModifyIndex: (job?.ModifyIndex ?? snapshot.index) + 2,
-    CreateTime: nanos(job ? job.CreateIndex * 37 : 86_400),
-    ModifyTime: nanos(job ? job.CreateIndex * 37 + 2 : 86_401),
-    ...extra,
-  });
+  const evaluation = (id: string, job: JobListEntry | undefined, extra: Partial<Evaluation>): Evaluation =>
+    withZeros<Evaluation>(schemas.evaluation, {
+      ID: id,
+      Namespace: job?.Namespace ?? "-",
+      Priority: job?.Priority ?? 200,
+      Type: job?.Type ?? "_core",
+      TriggeredBy: "job-register",
+      JobID: job?.ID ?? "job-gc",
+      JobModifyIndex: job?.JobModifyIndex ?? 0,
+      Status: "complete",
+      QueuedAllocations: job ? Object.fromEntries(groupsOf(job).map((g) => [g, 0])) : null,
+      SnapshotIndex: (job?.ModifyIndex ?? snapshot.index) + 1,
+      CreateIndex: (job?.ModifyIndex ?? snapshot.index) + 1,
+      ModifyIndex: (job?.ModifyIndex ?? snapshot.index) + 2,
+      CreateTime: nanos(job ? job.CreateIndex * 37 : 86_400),
+      ModifyTime: nanos(job ? job.CreateIndex * 37 + 2 : 86_401),
+      ...extra,
+    });
   const out = jobs.map((job) => evaluation(uuidOf(`eval/${job.Namespace}/${job.ID}`), job, job.Status === "dead" ? { TriggeredBy: "job-deregister", QueuedAllocations: null } : {}));
   const blockedJob = jobs.find((j) => j.Type === "service");
   if (blockedJob) {

@@ -1,4 +1,4 @@
-import { RECORD_LISTS, type Snapshot } from "./records.js";
+import { RECORD_LISTS, zeroOf, type Snapshot } from "./records.js";
 import type { Deployment, DeploymentState, JobListEntry, JobRecord, JobSummary, TaskGroupSummary } from "./records.js";
 import { sortedBy } from "./orders.js";
 import { endpointOf, jobsEndpoint, type ListEndpoint } from "./endpoints.js";
@@ -216,12 +216,13 @@ function isRfc3339(text: string): boolean {
 
 /**
  * The value at `key` of `r`'s object (or array) as a value of `type`, the Go kind the scheduler's
- * struct gives it: absent or null is the kind's zero value (`""`, 0, false, null for a nil slice, map
- * or pointer, a struct of zero values, null for the zero time as the scheduler writes it); a value of
- * another kind is the file's mistake.
+ * struct gives it: absent or null is the kind's zero value (`zeroOf`: `""`, 0, false, null for a nil
+ * slice, map or pointer, a struct of zero values, null for the zero time as the scheduler writes it); a
+ * value of another kind is the file's mistake.
  */
 function typedValue(r: Reader, key: string, type: Type, where: string): unknown {
   const v = r.raw(key);
+  if (v === undefined || v === null) return zeroOf(type);
   switch (type.kind) {
     case "string":
       return r.str(key);
@@ -230,36 +231,29 @@ function typedValue(r: Reader, key: string, type: Type, where: string): unknown 
     case "uint":
       return r.int(key, UINT64);
     case "float":
-      if (v === undefined || v === null) return 0;
       return typeof v === "number" ? v : r.fail(key, "a number");
     case "bool":
       return r.bool(key);
     case "any":
-      return v === undefined ? null : v;
+      return v;
     case "pointer":
-      return v === undefined || v === null ? null : typedValue(r, key, type.target, where);
+      return typedValue(r, key, type.target, where);
     case "list": {
-      if (v === undefined || v === null) return null;
       if (!Array.isArray(v)) return r.fail(key, "a list");
       const inner = r.reader(v as unknown as Obj, key, `${where}.${key}`);
       return v.map((_, i) => typedValue(inner, String(i), type.elem, `${where}.${key}`));
     }
     case "map": {
-      if (v === undefined || v === null) return null;
       const o = r.obj(key)!;
       const inner = r.reader(o, key, `${where}.${key}`);
       return plainMap(Object.keys(o).map((k) => [k, typedValue(inner, k, type.value, `${where}.${key}`)] as const));
     }
-    case "record": {
+    case "record":
       // time.Time: no field go-bexpr reads; on the wire an RFC 3339 text.
       if (Object.keys(type.fields).length === 0) {
-        // The scheduler's JSON encoder (go-msgpack's) writes a zero time as null.
-        if (v === undefined || v === null) return null;
         return typeof v === "string" && isRfc3339(v) ? v : r.fail(key, `a time (RFC 3339 text)${typeof v === "string" ? `, not ${JSON.stringify(v.slice(0, 40))}` : ""}`);
       }
-      const o = r.obj(key) ?? {};
-      return typedRecord(r.reader(o, key, `${where}.${key}`), type, `${where}.${key}`);
-    }
+      return typedRecord(r.reader(r.obj(key)!, key, `${where}.${key}`), type, `${where}.${key}`);
   }
 }
 

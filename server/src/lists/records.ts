@@ -1,5 +1,5 @@
 /** Records of the scheduler API as the seed document describes them (keys in the server's sorted order). */
-import type { AllocationListStub, Evaluation, NodeListStub } from "filter-expr";
+import type { AllocationListStub, Evaluation, NodeListStub, RecordType, Type } from "filter-expr";
 
 export type { AllocationListStub, Evaluation, NodeListStub };
 
@@ -174,4 +174,38 @@ export function addToSnapshot(snapshot: Snapshot, change: Change): void {
   if (change.kind === "job") snapshot.jobs.push(change.record);
   else if (change.kind === "deployment") snapshot.deployments.push(change.deployment);
   else (snapshot[RECORD_LISTS[change.kind]] as unknown[]).push(change.item);
+}
+
+/** The zero value of a field of `type`, as the scheduler writes it (a zero time is null). */
+export function zeroOf(type: Type): unknown {
+  switch (type.kind) {
+    case "string":
+      return "";
+    case "int":
+    case "uint":
+    case "float":
+      return 0;
+    case "bool":
+      return false;
+    case "record":
+      return Object.keys(type.fields).length === 0 ? null : withZeros(type, {});
+    default:
+      return null;
+  }
+}
+
+/**
+ * A record of `type` (one of the library's schemas) that holds `fields` and the zero value of every
+ * other field, in the schema's order; a nested record given partly is filled alike. For records the
+ * server makes (a registration's evaluation, the demo's).
+ */
+export function withZeros<T>(type: RecordType, fields: Partial<T>): T {
+  const given = fields as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(type.fields)) {
+    const value = Object.hasOwn(given, name) ? given[name] : undefined;
+    const nested = field.kind === "record" && Object.keys(field.fields).length > 0 && typeof value === "object" && value !== null;
+    out[name] = value === undefined ? zeroOf(field) : nested ? withZeros(field, value as Record<string, unknown>) : value;
+  }
+  return out as T;
 }

@@ -4,7 +4,8 @@ import { BadRequest } from "./errors.js";
 import { JobReader, utf8Bytes, wellFormed, type TextRule } from "./decode.js";
 import { JOB_LIMITS, MAX_INTEGER, NAMESPACE_NAME } from "./job-limits.js";
 import { literalsWithin, numberLiterals, sourceOf } from "./json-literals.js";
-import { JOB_TYPES, TERMINAL_DEPLOYMENT_STATUSES } from "./records.js";
+import { JOB_TYPES, TERMINAL_DEPLOYMENT_STATUSES, withZeros } from "./records.js";
+import { schemas } from "filter-expr";
 import type { Deployment, DeploymentState, Evaluation, JobListEntry, JobRecord, TaskGroupSummary } from "./records.js";
 import { dict, isObj, own, type Obj } from "../object.js";
 
@@ -312,7 +313,7 @@ function listEntry(spec: JobSpec, previous: JobRecord | undefined, index: number
  */
 function registrationEvaluation(spec: JobSpec, index: number, nowMs: number): Evaluation {
   const nanos = nowMs * 1e6;
-  return {
+  return withZeros<Evaluation>(schemas.evaluation, {
     ID: randomUUID(),
     Namespace: spec.Namespace,
     Priority: spec.Priority,
@@ -320,32 +321,14 @@ function registrationEvaluation(spec: JobSpec, index: number, nowMs: number): Ev
     TriggeredBy: spec.Stop ? "job-deregister" : "job-register",
     JobID: spec.ID,
     JobModifyIndex: index,
-    NodeID: "",
-    NodeModifyIndex: 0,
-    DeploymentID: "",
     Status: "complete",
-    StatusDescription: "",
-    Wait: 0,
-    WaitUntil: null,
-    NextEval: "",
-    PreviousEval: "",
-    BlockedEval: "",
-    RelatedEvals: null,
-    FailedTGAllocs: null,
-    PlanAnnotations: null,
-    ClassEligibility: null,
-    QuotaLimitReached: "",
-    MissingNonNodeResources: null,
-    EscapedComputedClass: false,
-    AnnotatePlan: false,
     QueuedAllocations: spec.Stop ? null : Object.fromEntries(spec.TaskGroups.map((g) => [g.Name, g.Count])),
-    LeaderACL: "",
     SnapshotIndex: index,
     CreateIndex: index,
     ModifyIndex: index,
     CreateTime: nanos,
     ModifyTime: nanos,
-  };
+  });
 }
 
 /** What planning a registration reads of the state: the job as it is, and its deployments. */
