@@ -2,7 +2,8 @@
  * `--blocking-queries page` over real HTTP: a list's blocking query answers only once a write changes
  * its page (filter, ACL, namespace, pagination), and then with exactly what a fresh request answers.
  *
- * The law, for random clients (filters, namespaces, pages, reverse, tokens) and random registrations:
+ * The law, for random clients (of the jobs, or of the evaluations each registration creates: filters,
+ * namespaces, pages, reverse, tokens) and random registrations:
  * after each write, every client whose page a fresh request now answers differently gets that answer
  * (body, status and index), and no other client is answered (the server's metrics count the waits it
  * ended and those still waiting; a memory write wakes its waiters before the write is acknowledged).
@@ -90,7 +91,8 @@ const job = fc.record({
   Stop: fc.boolean(),
 });
 
-const client = fc.record({
+const jobsClient = fc.record({
+  list: fc.constant("jobs" as const),
   filter: fc.option(fc.constantFrom('Type == "batch"', "Priority > 20", '"dc1" in Datacenters', 'Status == "dead"', 'Type == "service" and not ("dc2" in Datacenters)', 'Name matches "^[a-d]$"', "Stop"), { nil: undefined }),
   namespace: fc.constantFrom("default", "prod", "*"),
   perPage: fc.constantFrom(0, 0, 1, 2, 3),
@@ -98,6 +100,17 @@ const client = fc.record({
   reverse: fc.boolean(),
   token: fc.constantFrom("all", "all", "prod"),
 });
+/** A client of the evaluations, which each registration writes (its evaluation). */
+const evaluationsClient = fc.record({
+  list: fc.constant("evaluations" as const),
+  filter: fc.option(fc.constantFrom('JobID == "a"', 'JobID matches "^[a-c]$"', 'TriggeredBy == "job-deregister"', 'Type == "batch" and Priority == 70'), { nil: undefined }),
+  namespace: fc.constantFrom("default", "prod", "*"),
+  perPage: fc.constantFrom(0, 0, 1, 2),
+  next: fc.constant(undefined),
+  reverse: fc.boolean(),
+  token: fc.constantFrom("all", "prod"),
+});
+const client = fc.oneof({ weight: 3, arbitrary: jobsClient }, { weight: 1, arbitrary: evaluationsClient });
 type Client = typeof client extends fc.Arbitrary<infer C> ? C : never;
 
 function pathOf(c: Client, index?: string): string {
@@ -106,7 +119,7 @@ function pathOf(c: Client, index?: string): string {
   if (c.next !== undefined) q.set("next_token", c.next);
   if (c.reverse) q.set("reverse", "true");
   if (index !== undefined) q.set("index", index);
-  return `/v1/jobs?${q}`;
+  return `/v1/${c.list}?${q}`;
 }
 
 const same = (a: Answer, b: Answer): boolean => a.status === b.status && a.body === b.body && a.next === b.next;
