@@ -11,6 +11,7 @@ import { AnswerCache } from "./scheduler/answers.js";
 import { FilterCache } from "./lists/filters.js";
 import { metricsRoutes, ServerMetrics } from "./ops/metrics.js";
 import { schedulerRoutes } from "./scheduler/index.js";
+import { statusRoutes } from "./scheduler/status.js";
 import { PageWaits, registerPageWaitMetrics } from "./scheduler/page-waits.js";
 import { clientBounds, registerClientMetrics } from "./scheduler/clients.js";
 import { eventRoutes } from "./events/routes.js";
@@ -109,6 +110,7 @@ export async function buildApp(ctx: ServerContext, services: AppServices): Promi
   await app.register(compress, { global: true, threshold: 0, encodings: ["gzip", "deflate"] });
 
   await app.register(schedulerRoutes(ctx, scheduler, filters, answers, pageWaits, bounds), { prefix: "/v1" });
+  await app.register(statusRoutes(ctx), { prefix: "/v1" });
   await app.register(metricsRoutes(metrics), { prefix: "/v1" });
   // GET /v1/event/stream: the store's committed writes as events (server/docs/events.md).
   await app.register(eventRoutes(ctx, scheduler, filters, bounds, metrics.registry), { prefix: "/v1" });

@@ -355,6 +355,11 @@ describe.skipIf("reason" in found)("the scheduler's Go API client against --api-
     expect(names(await run(server.api, "root-secret", "namespaces", "-prefix", "de"))).toEqual(all.filter((n) => n.startsWith("de")));
   });
 
+  it("reads the leader, the peers and the regions with Status() and Regions()", async () => {
+    const { port } = new URL(server.api);
+    expect(await run(server.api, "", "status")).toEqual({ leader: `127.0.0.1:${port}`, peers: [`127.0.0.1:${port}`], regions: ["global"] });
+  });
+
   it("tokens: none or an unknown one is the client's 403 error", async () => {
     expect(await run(server.api, "", "walk")).toEqual({ error: "Unexpected response code: 403 (Permission denied)" });
     expect(await run(server.api, "nope", "walk")).toEqual({ error: "Unexpected response code: 403 (Permission denied)" });

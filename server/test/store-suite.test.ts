@@ -181,6 +181,16 @@ describe.each<StoreKind>(["memory", "postgres"])("the %s store", (kind) => {
     expect((await fetch(`${server.base}/v1/job/${encodeURIComponent("job-03/dispatch-1")}?namespace=other`)).status).toBe(404);
   });
 
+  it("GET /v1/status/leader, /v1/status/peers, /v1/regions: this server (the address the request reached), its region; no token needed", async () => {
+    const { host } = new URL(acl.base);
+    const json = async (path: string) => (await fetch(`${acl.base}${path}`)).json();
+    expect(await json("/v1/status/leader")).toBe(host);
+    expect(await json("/v1/status/peers")).toEqual([host]);
+    expect(await json("/v1/regions")).toEqual(["global"]);
+    const other = await fetch(`${acl.base}/v1/regions?region=mars`);
+    expect([other.status, await other.text()]).toEqual([400, 'No path to region "mars"']);
+  });
+
   it("GET /v1/namespaces: default and every namespace holding a job, by name, prefix", async () => {
     const names = async (path: string, headers: Record<string, string> = {}, base = server.base) => ((await (await fetch(`${base}${path}`, { headers })).json()) as { Name: string }[]).map((n) => n.Name);
     expect(await names("/v1/namespaces")).toEqual([...new Set(["default", ...JOBS.map((j) => j.Namespace)])].sort());

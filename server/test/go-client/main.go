@@ -255,6 +255,23 @@ func namespaces(client *api.Client, args []string) {
 	out(map[string]any{"meta": metaOf(meta), "namespaces": names})
 }
 
+// status reads the leader, the peers and the regions with the client's Status() and Regions().
+func status(client *api.Client) {
+	leader, err := client.Status().Leader()
+	if err != nil {
+		fail(err)
+	}
+	peers, err := client.Status().Peers()
+	if err != nil {
+		fail(err)
+	}
+	regions, err := client.Regions().List()
+	if err != nil {
+		fail(err)
+	}
+	out(map[string]any{"leader": leader, "peers": peers, "regions": regions})
+}
+
 // events reads the event stream from an index until it has `count` events.
 func events(client *api.Client, args []string) {
 	fs := flag.NewFlagSet("events", flag.ExitOnError)
@@ -314,7 +331,7 @@ func main() {
 	token := flag.String("token", "", "ACL token secret (sent as X-Nomad-Token)")
 	flag.Parse()
 	if *addr == "" || flag.NArg() == 0 {
-		usage("usage: go-client -addr URL [-token SECRET] walk|prefix-list|block|register|info|namespaces|events [flags]")
+		usage("usage: go-client -addr URL [-token SECRET] walk|prefix-list|block|register|info|namespaces|status|events [flags]")
 	}
 	config := api.DefaultConfig()
 	config.Address = *addr
@@ -337,6 +354,8 @@ func main() {
 		info(client, rest)
 	case "namespaces":
 		namespaces(client, rest)
+	case "status":
+		status(client)
 	case "events":
 		events(client, rest)
 	default:
