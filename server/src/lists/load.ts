@@ -213,7 +213,6 @@ function isRfc3339(text: string): boolean {
   return month >= 1 && month <= 12 && day >= 1 && day <= last.getUTCDate() && hour < 24 && minute < 60 && second < 60 && offsetHours < 24 && offsetMinutes < 60;
 }
 
-
 /**
  * The value at `key` of `r`'s object (or array) as a value of `type`, the Go kind the scheduler's
  * struct gives it: absent or null is the kind's zero value (`zeroOf`: `""`, 0, false, null for a nil
