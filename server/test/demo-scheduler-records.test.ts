@@ -54,4 +54,11 @@ describe("demo allocations, nodes and evaluations", () => {
     expect(count('Status == "blocked" and FailedTGAllocs is not empty', schemas.evaluation, evaluations)).toBe(1);
     expect(count('Type == "_core"', schemas.evaluation, evaluations)).toBe(1);
   });
+
+  it("a request without a namespace (the default one) finds running, failed and complete allocations and a blocked evaluation; others are elsewhere", () => {
+    const inDefault = allocations.filter((a) => a.Namespace === "default");
+    for (const status of ["running", "failed", "complete"]) expect(inDefault.some((a) => a.ClientStatus === status), status).toBe(true);
+    expect(evaluations.some((e) => e.Namespace === "default" && e.Status === "blocked")).toBe(true);
+    expect(new Set(allocations.map((a) => a.Namespace)).size).toBeGreaterThan(2);
+  });
 });

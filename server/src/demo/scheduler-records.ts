@@ -70,14 +70,22 @@ export function demoNodes(): NodeListStub[] {
 /** The task groups of a job, by its summary. */
 const groupsOf = (job: JobListEntry): string[] => Object.keys(job.JobSummary?.Summary ?? {}).sort();
 
-/** The demo jobs the records belong to: the first running ones of each type, then some dead ones. */
+/**
+ * The demo jobs the records belong to: running ones of each type, then dead ones, from the default
+ * namespace (a request without `namespace` finds some of each) and from the others.
+ */
 function pickJobs(snapshot: Snapshot): JobListEntry[] {
-  const jobs = snapshot.jobs.map((r) => r.entry);
+  const jobs = snapshot.jobs.map((r) => r.entry).filter((j) => groupsOf(j).length > 0);
   const picked: JobListEntry[] = [];
-  for (const type of ["service", "batch", "system", "sysbatch"]) {
-    picked.push(...jobs.filter((j) => j.Type === type && j.Status === "running" && groupsOf(j).length > 0).slice(0, type === "service" ? 3 : 1));
-  }
-  picked.push(...jobs.filter((j) => j.Status === "dead" && groupsOf(j).length > 0).slice(0, 2));
+  /** The first `inDefault` jobs `keep` takes in the default namespace, and the first `elsewhere` in the others. */
+  const take = (keep: (j: JobListEntry) => boolean, inDefault: number, elsewhere: number): void => {
+    picked.push(...jobs.filter((j) => keep(j) && j.Namespace === "default").slice(0, inDefault));
+    picked.push(...jobs.filter((j) => keep(j) && j.Namespace !== "default").slice(0, elsewhere));
+  };
+  take((j) => j.Type === "service" && j.Status === "running", 2, 1);
+  take((j) => j.Type === "batch" && j.Status === "running", 1, 1);
+  for (const type of ["system", "sysbatch"]) take((j) => j.Type === type && j.Status === "running", 1, 0);
+  take((j) => j.Status === "dead", 1, 1);
   return picked;
 }
 
