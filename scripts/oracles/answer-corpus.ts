@@ -11,8 +11,7 @@
  */
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
-import { askOracles, defaultBin, VERSIONS, type Answer, type Version } from "./oracle.js";
+import { askOracles, oracleCommandLine, VERSIONS, type Answer, type Version } from "./oracle.js";
 import { BUDGETED, replayDisagreement } from "./replay-check.js";
 import { summarise } from "./summary.js";
 
@@ -20,14 +19,7 @@ const FILES = ["bexpr-cases.jsonl", "edge-cases.jsonl", "regex-unicode-cases.jso
 const fixtures = fileURLToPath(new URL("../../test/fixtures/", import.meta.url));
 const KEPT = new Set(["true", "false", "parse-error", "eval-error"]);
 
-const { values: args } = parseArgs({
-  options: {
-    bin: { type: "string", default: defaultBin() },
-    jobs: { type: "string", default: "2" },
-    timeout: { type: "string", default: "60" },
-    repeat: { type: "string", default: "256" },
-  },
-});
+const args = oracleCommandLine({ timeout: "60" });
 
 interface Row {
   readonly file: string;
@@ -48,13 +40,7 @@ for (const file of FILES) {
 const started = Date.now();
 const answers = await askOracles(
   rows.map((r) => r.line),
-  {
-    bin: args.bin!,
-    jobs: Number(args.jobs),
-    timeoutSeconds: Number(args.timeout),
-    repeat: Number(args.repeat),
-    progress: (s) => process.stderr.write(`\r${s}   `),
-  },
+  args.oracle,
 );
 process.stderr.write("\n");
 

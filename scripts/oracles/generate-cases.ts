@@ -23,29 +23,19 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { budgetSteps } from "../../src/syntax/budget.js";
 import { budgetRules } from "../../src/syntax/target-grammar.js";
-import { askOracles, cutError, defaultBin, VERSIONS, type Version } from "./oracle.js";
+import { askOracles, cutError, oracleCommandLine, VERSIONS, type Version } from "./oracle.js";
 import { BUDGETED, replayDisagreement } from "./replay-check.js";
 import { summarise } from "./summary.js";
 import { Rng } from "./rng.js";
 
-const { values: args } = parseArgs({
-  options: {
-    seed: { type: "string", default: "20251125" },
-    bin: { type: "string", default: defaultBin() },
-    jobs: { type: "string", default: "2" },
-    timeout: { type: "string", default: "30" },
-    repeat: { type: "string", default: "256" },
-    "dry-run": { type: "boolean", default: false },
-  },
-});
+const args = oracleCommandLine({ timeout: "30", seed: "20251125" });
 
 // ---------------------------------------------------------------------------------------------------
 // Randomness
 
-const rng = new Rng(Number(args.seed));
+const rng = new Rng(args.seed);
 
 type Kind = "json" | "job" | "deployment";
 interface Draft {
@@ -723,7 +713,7 @@ const unique: Draft[] = [];
 }
 const families = [...new Set(unique.map((d) => d.family))];
 console.log(`${drafts.length} drafts, ${unique.length} distinct: ${families.map((f) => `${f} ${unique.filter((d) => d.family === f).length}`).join(", ")}`);
-if (args["dry-run"]) {
+if (args.dryRun) {
   // Characters of expressions and data per family.
   for (const f of families) console.log(f, unique.filter((d) => d.family === f).reduce((s, d) => s + d.expr.length + JSON.stringify(d.datum).length, 0));
   process.exit(0);
@@ -732,7 +722,7 @@ if (args["dry-run"]) {
 const started = Date.now();
 const answers = await askOracles(
   unique.map((d, i) => JSON.stringify({ id: i, kind: d.kind, expr: d.expr, datum: d.datum })),
-  { bin: args.bin!, jobs: Number(args.jobs), timeoutSeconds: Number(args.timeout), repeat: Number(args.repeat), progress: (s) => process.stderr.write(`\r${s}   `) },
+  args.oracle,
 );
 process.stderr.write("\n");
 

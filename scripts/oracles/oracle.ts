@@ -7,6 +7,7 @@
  * the driver starts a new one for the cases after it. A harness that dies without answering (a Go
  * stack overflow is fatal, not a panic) gives "crash" for the case it was on.
  */
+import { parseArgs, type ParseArgsConfig } from "node:util";
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync, openSync, closeSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -35,6 +36,34 @@ export interface OracleOptions {
 }
 
 export const defaultBin = (): string => process.env.ORACLE_BIN ?? join(process.env.ORACLE_WORK ?? "/tmp/bexpr-oracles", "bin");
+
+/**
+ * The command line of the scripts that ask the oracles: `--bin DIR`, `--jobs 2`, `--timeout`
+ * (`defaults.timeout` seconds), `--repeat 256`, and for a script that generates cases (`defaults.seed`)
+ * `--seed` and `--dry-run`; read as `askOracles`' options, progress written to stderr.
+ */
+export function oracleCommandLine(defaults: { timeout: string; seed?: string }): { oracle: OracleOptions; seed: number; dryRun: boolean } {
+  const options: NonNullable<ParseArgsConfig["options"]> = {
+    bin: { type: "string", default: defaultBin() },
+    jobs: { type: "string", default: "2" },
+    timeout: { type: "string", default: defaults.timeout },
+    repeat: { type: "string", default: "256" },
+  };
+  if (defaults.seed !== undefined) {
+    options["seed"] = { type: "string", default: defaults.seed };
+    options["dry-run"] = { type: "boolean", default: false };
+  }
+  const { values } = parseArgs({ options });
+  const text = (name: string): string => values[name] as string;
+  const oracle: OracleOptions = {
+    bin: text("bin"),
+    jobs: Number(text("jobs")),
+    timeoutSeconds: Number(text("timeout")),
+    repeat: Number(text("repeat")),
+    progress: (s) => process.stderr.write(`\r${s}   `),
+  };
+  return { oracle, seed: Number(values["seed"]), dryRun: values["dry-run"] === true };
+}
 
 /** Runs one harness over `lines` (from `start`), to its end, a timeout or a crash. */
 function runOnce(binary: string, lines: readonly string[], opts: OracleOptions, dir: string): Promise<{ answers: Answer[]; code: number | null; stderr: string }> {

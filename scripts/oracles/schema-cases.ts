@@ -25,23 +25,13 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { schemas, type RecordType, type Type } from "../../src/semantics/schema.js";
-import { askOracles, cutError, defaultBin } from "./oracle.js";
+import { askOracles, cutError, oracleCommandLine } from "./oracle.js";
 import { Rng } from "./rng.js";
 
-const { values: args } = parseArgs({
-  options: {
-    seed: { type: "string", default: "20260444" },
-    bin: { type: "string", default: defaultBin() },
-    jobs: { type: "string", default: "2" },
-    timeout: { type: "string", default: "30" },
-    repeat: { type: "string", default: "256" },
-    "dry-run": { type: "boolean", default: false },
-  },
-});
+const args = oracleCommandLine({ timeout: "30", seed: "20260444" });
 
-const rng = new Rng(Number(args.seed));
+const rng = new Rng(args.seed);
 
 type Kind = "allocation" | "node" | "evaluation";
 const KINDS: readonly Kind[] = ["allocation", "node", "evaluation"];
@@ -328,7 +318,7 @@ const unique = drafts.filter((d) => {
   return true;
 });
 
-if (args["dry-run"]) {
+if (args.dryRun) {
   for (const k of KINDS) console.log(k, unique.filter((d) => d.kind === k).length);
   for (const f of ["match", "shape", "collect", "random"]) console.log(f, unique.filter((d) => d.family === f).length);
   console.log("drafts", unique.length, "bytes", unique.reduce((s, d) => s + d.expr.length + toJson(d.datum).length, 0));
@@ -337,7 +327,7 @@ if (args["dry-run"]) {
 
 const answers = await askOracles(
   unique.map((d, i) => `{"id":${i},"kind":${JSON.stringify(d.kind)},"expr":${JSON.stringify(d.expr)},"datum":${toJson(d.datum)}}`),
-  { bin: args.bin!, jobs: Number(args.jobs), timeoutSeconds: Number(args.timeout), repeat: Number(args.repeat), progress: (s) => process.stderr.write(`\r${s}   `) },
+  args.oracle,
   ["0.1.16"],
 );
 process.stderr.write("\n");
