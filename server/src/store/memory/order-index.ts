@@ -76,7 +76,10 @@ export class OrderIndex<T> {
     return this.rows.length;
   }
 
-  /** The partitions present, in order. */
+  /**
+   * The partitions present, in order. A new partition replaces the array rather than changing it, so
+   * that what a walk planned (`Walk.partitions`) stays what the order held then.
+   */
   get partitions(): readonly string[] {
     return this.partitionNames;
   }
@@ -92,10 +95,7 @@ export class OrderIndex<T> {
     }
     this.rows.insert(at, item);
     const p = this.order.partition?.(item);
-    if (p !== undefined && !this.partitionNames.includes(p)) {
-      this.partitionNames.push(p);
-      this.partitionNames.sort(compareStrings);
-    }
+    if (p !== undefined && !this.partitionNames.includes(p)) this.partitionNames = [...this.partitionNames, p].sort(compareStrings);
   }
 
   /** The item with the same (partition, key) as `probe` (which needs only the fields the order reads). */
