@@ -30,11 +30,11 @@ export class SchedulerState implements RegistrationView {
    * record per job would cost a million jobs about 100 MB; the jobs themselves are in `jobs`).
    */
   private readonly versions = new Map<string, number>();
-  private readonly deploymentsById = new Map<string, Deployment>();
   /** Each table's indexes: one per order its endpoint declares (its list's, then its prefix's when that differs). */
   private readonly lists: Record<Table, OrderIndex<unknown>[]> = perTable((table) => indexesOf(endpointOf(table)));
   private readonly jobs = this.lists.jobs[0] as OrderIndex<JobListEntry>;
-  private readonly deployments = this.lists.deployments as OrderIndex<Deployment>[];
+  /** Deployments by create index and ID, and by ID (`deploymentsEndpoint`'s orders). */
+  private readonly deployments = this.lists.deployments as [OrderIndex<Deployment>, OrderIndex<Deployment>];
   private readonly waiters = new Waiters();
   private readonly commitListeners = new Set<(commit: Commit) => void>();
   private writeChain: Promise<unknown> = Promise.resolve();
@@ -45,9 +45,8 @@ export class SchedulerState implements RegistrationView {
   ) {
     this.raftIndex = Math.max(1, snapshot.index);
     for (const record of snapshot.jobs) this.setVersion(record);
-    for (const deployment of snapshot.deployments) this.deploymentsById.set(deployment.ID, deployment);
     for (const [table, indexes] of Object.entries(this.lists) as [Table, OrderIndex<unknown>[]][]) {
-      const items = table === "deployments" ? [...this.deploymentsById.values()] : itemsOf(snapshot, table);
+      const items = itemsOf(snapshot, table);
       for (const index of indexes) index.load(items);
       for (const item of indexes[0]!.all) this.tableIndex[table] = Math.max(this.tableIndex[table], modifyIndexOf(item));
       this.raftIndex = Math.max(this.raftIndex, this.tableIndex[table]);
@@ -78,7 +77,7 @@ export class SchedulerState implements RegistrationView {
   }
 
   get deploymentCount(): number {
-    return this.deploymentsById.size;
+    return this.deployments[1].size;
   }
 
   job(namespace: string, id: string): JobRecord | undefined {
@@ -98,11 +97,11 @@ export class SchedulerState implements RegistrationView {
 
   /** The job's deployments, by create index (registration cancels the active ones). */
   *deploymentsOf(namespace: string, jobId: string): Iterable<Deployment> {
-    for (const d of this.deployments[0]!.all) if (d.Namespace === namespace && d.JobID === jobId) yield d;
+    for (const d of this.deployments[0].all) if (d.Namespace === namespace && d.JobID === jobId) yield d;
   }
 
   deployment(id: string): Deployment | undefined {
-    return this.deploymentsById.get(id);
+    return this.deployments[1].find({ ID: id } as Deployment);
   }
 
   /** Every job record (for snapshots). */
@@ -133,7 +132,6 @@ export class SchedulerState implements RegistrationView {
     const touched = new Set<Table>();
     for (const change of changes) {
       if (change.kind === "job") this.setVersion(change.record);
-      else if (change.kind === "deployment") this.deploymentsById.set(change.deployment.ID, change.deployment);
       const { table, after } = listChange(change);
       for (const index of this.lists[table]) index.upsert(after);
       touched.add(table);
