@@ -5,6 +5,7 @@
  * is needed, as in the scheduler; `region` must be this server's.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
+import { joinHostPort } from "../agent/identity.js";
 import type { ServerContext } from "../context.js";
 import { BadRequest } from "../lists/errors.js";
 import { checkRegion } from "./preamble.js";
@@ -13,9 +14,7 @@ import { sendJson, sendText } from "./respond.js";
 
 /** The address a request reached, as `host:port` (`[host]:port` for IPv6). */
 function reachedAt(request: FastifyRequest): string {
-  const host = request.socket.localAddress ?? "127.0.0.1";
-  const port = request.socket.localPort ?? 0;
-  return host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
+  return joinHostPort(request.socket.localAddress ?? "127.0.0.1", request.socket.localPort ?? 0);
 }
 
 export function statusRoutes(ctx: ServerContext): FastifyPluginAsync {
